@@ -1,0 +1,136 @@
+//! Support for the proofs in `tests/`: find the course's exercises and grade
+//! sandboxes of them.
+//!
+//! All sandboxes live under `target/xsafe/sandboxes/` and build into one
+//! shared target directory, `target/xsafe/build`. That cannot be the
+//! workspace's own `target/`: the `cargo test` running these proofs holds its
+//! lock while they run.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use xsafe_grade::{Grade, GradeRequest, grade_crate};
+use xsafe_sandbox::{Overlay, SandboxSpec, Variants, build_sandbox};
+
+/// One exercise of the course with its reference solution.
+#[derive(Debug, Clone)]
+pub struct Exercise {
+    /// The folder name, such as `ordered-tree`.
+    pub name: String,
+    /// `exercises/NAME`.
+    pub starter: PathBuf,
+    /// `solutions/NAME`.
+    pub solution: PathBuf,
+}
+
+impl Exercise {
+    /// The solution's overlays, from `solutions/NAME/variants.toml`.
+    pub fn variants(&self) -> Vec<Overlay> {
+        let path = self.solution.join("variants.toml");
+        match Variants::load(&path) {
+            Ok(variants) => variants.variants,
+            Err(err) => panic!("{err}"),
+        }
+    }
+}
+
+/// The course's root folder.
+pub fn course_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every exercise under `exercises/`, by name. Each must have a solution.
+pub fn exercises() -> Vec<Exercise> {
+    let root = course_root();
+    let mut names: Vec<String> = std::fs::read_dir(root.join("exercises"))
+        .expect("the course has an exercises/ folder")
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no exercise found under exercises/");
+    names
+        .into_iter()
+        .map(|name| {
+            let solution = root.join("solutions").join(&name);
+            assert!(
+                solution.join("Cargo.toml").is_file(),
+                "exercise `{name}` has no solution in solutions/{name}"
+            );
+            Exercise {
+                starter: root.join("exercises").join(&name),
+                solution,
+                name,
+            }
+        })
+        .collect()
+}
+
+/// What to put in the starter's place before grading.
+#[derive(Debug, Clone, Copy)]
+pub enum Submission<'a> {
+    /// The starter as it is.
+    Starter,
+    /// The reference solution's files.
+    Solution,
+    /// The reference solution with an overlay.
+    Variant(&'a Overlay),
+}
+
+static ONE_GRADE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Grades a sandbox of `exercise` holding `submission`.
+pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
+    let _turn: MutexGuard<'_, ()> = ONE_GRADE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let root = course_root();
+    let label = match submission {
+        Submission::Starter => "starter".to_owned(),
+        Submission::Solution => "solution".to_owned(),
+        Submission::Variant(overlay) => format!("variant-{}", overlay.name),
+    };
+    let spec = SandboxSpec {
+        exercise_dir: &exercise.starter,
+        learner_dir: match submission {
+            Submission::Starter => None,
+            Submission::Solution | Submission::Variant(_) => Some(&exercise.solution),
+        },
+        overlay: match submission {
+            Submission::Variant(overlay) => Some(overlay),
+            Submission::Starter | Submission::Solution => None,
+        },
+        lockfile: Some(&root.join("Cargo.lock")),
+    };
+    let dest = root
+        .join("target/xsafe/sandboxes")
+        .join(format!("{}-{label}", exercise.name));
+    let sandbox = build_sandbox(&spec, &dest)
+        .unwrap_or_else(|err| panic!("cannot build the {label} sandbox of {}: {err}", exercise.name));
+    assert!(
+        sandbox.missing.is_empty(),
+        "the {label} of {} lacks learner files: {:?}",
+        exercise.name,
+        sandbox.missing
+    );
+    let request = GradeRequest {
+        crate_dir: sandbox.dir,
+        target_dir: Some(root.join("target/xsafe/build")),
+    };
+    grade_crate(&request)
+        .unwrap_or_else(|err| panic!("cannot grade the {label} of {}: {err}", exercise.name))
+}
+
+/// A readable account of a grade, for assertion messages.
+pub fn describe(grade: &Grade) -> String {
+    let mut text = String::new();
+    for (case, outcome) in &grade.outcomes {
+        text.push_str(&format!("  {:<55} {:?}\n", case.name(), outcome.status));
+        if !outcome.status.is_pass() && !outcome.details.is_empty() {
+            for line in outcome.details.lines().take(40) {
+                text.push_str(&format!("      | {line}\n"));
+            }
+        }
+    }
+    text
+}

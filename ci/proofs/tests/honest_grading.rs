@@ -1,0 +1,90 @@
+//! The proofs that grading is honest, run for every exercise of the course:
+//!
+//! 1. the reference solution scores full marks;
+//! 2. the starter fails every case that needs the learner's work, and passes
+//!    only the cases the manifest marks as `given`;
+//! 3. alternative correct solutions (overlays with no `fails`) score full
+//!    marks: the cases do not depend on how a solution is written;
+//! 4. each wrong solution (an overlay with `fails`) fails exactly the cases it
+//!    lists, so it loses marks on the case meant to catch it and no other.
+//!
+//! Every grade runs in a sandbox: a fresh copy of the exercise with the
+//! submission's learner files, as an instructor's grader would build it.
+
+use xsafe_grading_proofs::{Submission, describe, exercises, grade};
+
+/// Proof 1: the solution passes every case.
+#[test]
+fn solutions_score_full_marks() {
+    for exercise in exercises() {
+        let grade = grade(&exercise, Submission::Solution);
+        assert!(
+            grade.failing().is_empty(),
+            "the solution of {} must pass every case:\n{}",
+            exercise.name,
+            describe(&grade)
+        );
+        assert_eq!(grade.points(), grade.manifest.total_points());
+    }
+}
+
+/// Proof 2: the starter fails exactly the cases that are not `given`.
+#[test]
+fn starters_fail_every_case_that_needs_work() {
+    for exercise in exercises() {
+        let grade = grade(&exercise, Submission::Starter);
+        let needs_work: Vec<String> = grade
+            .manifest
+            .cases
+            .iter()
+            .filter(|case| !case.given)
+            .map(|case| case.name())
+            .collect();
+        assert!(!needs_work.is_empty(), "{} leaves the learner no work", exercise.name);
+        assert_eq!(
+            grade.failing(),
+            needs_work,
+            "the starter of {} must fail exactly the cases that need work:\n{}",
+            exercise.name,
+            describe(&grade)
+        );
+    }
+}
+
+/// Proofs 3 and 4: every variant fails exactly the cases it declares.
+#[test]
+fn variants_score_as_declared() {
+    for exercise in exercises() {
+        let variants = exercise.variants();
+        assert!(
+            variants.iter().any(|variant| variant.fails.is_empty()),
+            "{} needs at least one alternative correct solution",
+            exercise.name
+        );
+        assert!(
+            variants.iter().filter(|variant| !variant.fails.is_empty()).count() >= 3,
+            "{} needs at least three wrong solutions",
+            exercise.name
+        );
+        for variant in &variants {
+            let grade = grade(&exercise, Submission::Variant(variant));
+            for name in &variant.fails {
+                assert!(
+                    grade.outcome(name).is_some(),
+                    "variant `{}` of {} names an unknown case `{name}`",
+                    variant.name,
+                    exercise.name
+                );
+            }
+            assert_eq!(
+                grade.failing(),
+                variant.fails,
+                "variant `{}` of {} ({}) must fail exactly the cases it lists:\n{}",
+                variant.name,
+                exercise.name,
+                variant.about,
+                describe(&grade)
+            );
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Checks on the grading cases themselves, which need no compiling.
+
+use xsafe_grade::{Expect, Manifest};
+use xsafe_grading_proofs::exercises;
+
+/// Every case says what it proves, every compile-fail case has its snapshot,
+/// and every case file in `cases/` is listed in the manifest (an unlisted one
+/// would silently never run).
+#[test]
+fn every_case_is_documented_snapshotted_and_listed() {
+    for exercise in exercises() {
+        let manifest = Manifest::load(&exercise.starter.join("grading"))
+            .unwrap_or_else(|err| panic!("{err}"));
+        for case in &manifest.cases {
+            let proves = case.proves(&manifest);
+            assert!(
+                proves.starts_with("Proves "),
+                "{}: case {} must start with a `//! Proves ...` comment",
+                exercise.name,
+                case.name()
+            );
+            if case.expect == Expect::CompileFail {
+                assert!(
+                    manifest.case_path(case).with_extension("stderr").is_file(),
+                    "{}: compile-fail case {} has no .stderr snapshot",
+                    exercise.name,
+                    case.name()
+                );
+            }
+        }
+        let cases_dir = manifest.dir.join("cases");
+        for step in std::fs::read_dir(&cases_dir).expect("cases/ exists").flatten() {
+            if !step.path().is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(step.path()).expect("readable").flatten() {
+                let path = file.path();
+                if path.extension().is_some_and(|ext| ext == "rs") {
+                    assert!(
+                        manifest.cases.iter().any(|case| manifest.case_path(case) == path),
+                        "{}: {} is not listed in the manifest",
+                        exercise.name,
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+}
