@@ -134,7 +134,8 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), SandboxError> {
 }
 
 /// Makes the copied `Cargo.toml` its own workspace, with every path
-/// dependency pointing where it pointed from the original crate.
+/// dependency outside the exercise pointing where it pointed from the
+/// original crate.
 fn make_standalone(original_dir: &Path, cargo_toml: &Path) -> Result<(), SandboxError> {
     let text = std::fs::read_to_string(cargo_toml).map_err(io(cargo_toml))?;
     let mut doc: DocumentMut = text.parse().map_err(|err| SandboxError::CargoToml {
@@ -144,7 +145,7 @@ fn make_standalone(original_dir: &Path, cargo_toml: &Path) -> Result<(), Sandbox
     if !doc.contains_key("workspace") {
         doc["workspace"] = Item::Table(Table::new());
     }
-    let original_dir = std::path::absolute(original_dir).map_err(io(original_dir))?;
+    let original_dir = original_dir.canonicalize().map_err(io(original_dir))?;
     for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
         let Some(table) = doc.get_mut(section).and_then(Item::as_table_like_mut) else {
             continue;
@@ -158,6 +159,11 @@ fn make_standalone(original_dir: &Path, cargo_toml: &Path) -> Result<(), Sandbox
             };
             let absolute = original_dir.join(path);
             let absolute = absolute.canonicalize().map_err(io(&absolute))?;
+            if absolute.starts_with(&original_dir) {
+                // A crate inside the exercise (such as a learner's derive
+                // crate) was copied along: keep pointing at the copy.
+                continue;
+            }
             dependency.insert(
                 "path",
                 toml_edit::value(absolute.to_string_lossy().into_owned()),
