@@ -164,10 +164,12 @@ impl Manifest {
                 source: Box::new(source),
             })?;
         manifest.dir = dir.to_path_buf();
-        manifest.validate().map_err(|problem| ManifestError::Invalid {
-            path: path.clone(),
-            problem,
-        })?;
+        manifest
+            .validate()
+            .map_err(|problem| ManifestError::Invalid {
+                path: path.clone(),
+                problem,
+            })?;
         Ok(manifest)
     }
 
@@ -191,7 +193,10 @@ impl Manifest {
             }
         }
         for (index, case) in self.cases.iter().enumerate() {
-            if self.cases[..index].iter().any(|seen| seen.file == case.file) {
+            if self.cases[..index]
+                .iter()
+                .any(|seen| seen.file == case.file)
+            {
                 return Err(format!("case {} is listed twice", case.file.display()));
             }
         }
@@ -223,7 +228,10 @@ impl Case {
     /// The case's name: its file path without extension, such as
     /// `enforcement/no_node_literal`.
     pub fn name(&self) -> String {
-        self.file.with_extension("").to_string_lossy().replace('\\', "/")
+        self.file
+            .with_extension("")
+            .to_string_lossy()
+            .replace('\\', "/")
     }
 
     /// What the case proves: the comment lines it starts with, joined.
@@ -258,7 +266,8 @@ mod tests {
     /// The comment is read up to the first line of code, markers stripped.
     #[test]
     fn leading_comment_stops_at_code() {
-        let text = "//! Proves that outside code\n//! cannot build a node.\n\nuse x;\n// not this\n";
+        let text =
+            "//! Proves that outside code\n//! cannot build a node.\n\nuse x;\n// not this\n";
         assert_eq!(
             leading_comment(text),
             "Proves that outside code cannot build a node."

@@ -73,7 +73,11 @@ impl Grade {
             .iter()
             .filter(|(case, _)| case.step == step)
             .fold((0, 0), |(earned, total), (case, outcome)| {
-                let won = if outcome.status.is_pass() { case.points } else { 0 };
+                let won = if outcome.status.is_pass() {
+                    case.points
+                } else {
+                    0
+                };
                 (earned + won, total + case.points)
             })
     }

@@ -17,8 +17,9 @@ use std::path::Path;
 /// trybuild runs: trybuild checks a batch of compile-fail cases with a single
 /// `cargo check`, but only when no passing case is in the batch.
 pub fn grade_step(crate_dir: &str, step: &str) {
-    let step = StepName::parse(step)
-        .unwrap_or_else(|| panic!("`{step}` is not a step; use definition, enforcement or consumption"));
+    let step = StepName::parse(step).unwrap_or_else(|| {
+        panic!("`{step}` is not a step; use definition, enforcement or consumption")
+    });
     let crate_dir = Path::new(crate_dir);
     let manifest = Manifest::load(&crate_dir.join("grading"))
         .unwrap_or_else(|err| panic!("cannot grade this crate: {err}"));
@@ -54,7 +55,11 @@ pub fn grade_step(crate_dir: &str, step: &str) {
         );
         message.push_str("What each case of this step proves:\n");
         for case in &cases {
-            message.push_str(&format!("  - {}: {}\n", case.name(), case.proves(&manifest)));
+            message.push_str(&format!(
+                "  - {}: {}\n",
+                case.name(),
+                case.proves(&manifest)
+            ));
         }
         if let Some(goal) = manifest.step(step).map(|step| &step.goal) {
             message.push_str(&format!("This step's goal: {goal}\n"));

@@ -105,8 +105,12 @@ pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
     let dest = root
         .join("target/xsafe/sandboxes")
         .join(format!("{}-{label}", exercise.name));
-    let sandbox = build_sandbox(&spec, &dest)
-        .unwrap_or_else(|err| panic!("cannot build the {label} sandbox of {}: {err}", exercise.name));
+    let sandbox = build_sandbox(&spec, &dest).unwrap_or_else(|err| {
+        panic!(
+            "cannot build the {label} sandbox of {}: {err}",
+            exercise.name
+        )
+    });
     assert!(
         sandbox.missing.is_empty(),
         "the {label} of {} lacks learner files: {:?}",

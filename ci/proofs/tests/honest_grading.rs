@@ -40,7 +40,11 @@ fn starters_fail_every_case_that_needs_work() {
             .filter(|case| !case.given)
             .map(|case| case.name())
             .collect();
-        assert!(!needs_work.is_empty(), "{} leaves the learner no work", exercise.name);
+        assert!(
+            !needs_work.is_empty(),
+            "{} leaves the learner no work",
+            exercise.name
+        );
         assert_eq!(
             grade.failing(),
             needs_work,
@@ -62,7 +66,11 @@ fn variants_score_as_declared() {
             exercise.name
         );
         assert!(
-            variants.iter().filter(|variant| !variant.fails.is_empty()).count() >= 3,
+            variants
+                .iter()
+                .filter(|variant| !variant.fails.is_empty())
+                .count()
+                >= 3,
             "{} needs at least three wrong solutions",
             exercise.name
         );

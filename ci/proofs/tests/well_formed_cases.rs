@@ -9,8 +9,8 @@ use xsafe_grading_proofs::exercises;
 #[test]
 fn every_case_is_documented_snapshotted_and_listed() {
     for exercise in exercises() {
-        let manifest = Manifest::load(&exercise.starter.join("grading"))
-            .unwrap_or_else(|err| panic!("{err}"));
+        let manifest =
+            Manifest::load(&exercise.starter.join("grading")).unwrap_or_else(|err| panic!("{err}"));
         for case in &manifest.cases {
             let proves = case.proves(&manifest);
             assert!(
@@ -29,7 +29,10 @@ fn every_case_is_documented_snapshotted_and_listed() {
             }
         }
         let cases_dir = manifest.dir.join("cases");
-        for step in std::fs::read_dir(&cases_dir).expect("cases/ exists").flatten() {
+        for step in std::fs::read_dir(&cases_dir)
+            .expect("cases/ exists")
+            .flatten()
+        {
             if !step.path().is_dir() {
                 continue;
             }
@@ -37,7 +40,10 @@ fn every_case_is_documented_snapshotted_and_listed() {
                 let path = file.path();
                 if path.extension().is_some_and(|ext| ext == "rs") {
                     assert!(
-                        manifest.cases.iter().any(|case| manifest.case_path(case) == path),
+                        manifest
+                            .cases
+                            .iter()
+                            .any(|case| manifest.case_path(case) == path),
                         "{}: {} is not listed in the manifest",
                         exercise.name,
                         path.display()
