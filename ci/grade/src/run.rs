@@ -99,7 +99,9 @@ pub fn grade_crate(request: &GradeRequest) -> Result<Grade, GradeError> {
         .args(["--test", "grade", "--color", "never", "--"])
         .args(["--test-threads", "1", "--color", "never"])
         .env("TERM", "dumb")
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        // A failing case's panic is what matters, not the runtime's frames.
+        .env("RUST_BACKTRACE", "0");
     if let Some(target_dir) = &request.target_dir {
         command.env("CARGO_TARGET_DIR", target_dir);
     }
