@@ -1,18 +1,23 @@
 //! Grading of X-safe Rust exercises.
 //!
 //! Every exercise has a `grading/` folder with a [`Manifest`] (`manifest.toml`)
-//! and its cases: small programs that must compile and run (`pass`) or must
-//! be rejected by the compiler with exactly the diagnostics recorded next to
-//! them (`compile-fail`, a `.stderr` file). The cases are run by
-//! [trybuild](https://docs.rs/trybuild).
+//! and its cases, of two kinds:
+//!
+//! * **compile-fail** cases: programs the compiler must reject with exactly
+//!   the diagnostics recorded next to them (a `.stderr` file), checked by
+//!   [trybuild](https://docs.rs/trybuild), so a case never passes because of
+//!   an unrelated error;
+//! * **behaviour** (`pass`) cases: files of `#[test]` functions that use the
+//!   exercise's API and assert what it does at run time.
 //!
 //! This crate has two sides:
 //!
-//! * **Inside a test** ([`grade_step`]): each exercise crate has a
-//!   `tests/grade.rs` with one `#[test]` per step, so `cargo test --test grade`
-//!   runs the exercise's cases step by step.
-//! * **From outside** ([`grade_crate`]): run that test in a child process,
-//!   read trybuild's report back, and return a [`Grade`] with the outcome of
+//! * **Inside the exercise's tests**: `tests/compile_fail.rs` calls
+//!   [`compile_fail_step`] once per step, and `tests/behaviour.rs` is just
+//!   [`behaviour_cases!()`](behaviour_cases), so `cargo test -p EXERCISE`
+//!   runs every case, named by step.
+//! * **From outside** ([`grade_crate`]): run those tests in child processes,
+//!   read their reports back, and return a [`Grade`] with the outcome of
 //!   every case, for tools that show progress or compute scores.
 
 mod manifest;
@@ -21,6 +26,7 @@ mod run;
 mod step;
 
 pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName};
-pub use outcome::{CaseOutcome, Status, parse_trybuild_report};
+pub use outcome::{CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report};
 pub use run::{Grade, GradeError, GradeRequest, grade_crate};
-pub use step::grade_step;
+pub use step::compile_fail_step;
+pub use xsafe_grade_macros::behaviour_cases;

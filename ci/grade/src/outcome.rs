@@ -1,9 +1,13 @@
-//! Reading trybuild's report back into one outcome per case.
+//! Reading the test reports back into one outcome per case.
 //!
-//! trybuild writes one line per case to stderr, `test PATH ... RESULT` (with
+//! Compile-fail cases: trybuild writes one line per case to stderr, `test PATH ... RESULT` (with
 //! `[should pass]` or `[should fail to compile]` before the dots when a batch
 //! mixes both), followed, for a failure, by the details up to the next case.
 //! `PATH` is the case's path as the harness passed it: relative to the crate.
+//!
+//! Behaviour cases: libtest writes `test STEP::CASE::TEST ... ok` (or
+//! `FAILED`) to stdout for each test, and a `---- NAME stdout ----` section
+//! with the output of each failing one.
 
 use std::path::{Path, PathBuf};
 
@@ -16,8 +20,8 @@ pub enum Status {
     /// the diagnostics it expects (so for another reason than the one it
     /// targets).
     WrongDiagnostics,
-    /// trybuild reported `error`: a compile-fail case compiled, a passing case
-    /// did not compile, or it compiled but failed at run time.
+    /// A compile-fail case compiled (trybuild reported `error`), or a test of
+    /// a behaviour case failed.
     Failed,
     /// trybuild created a `wip` snapshot: the case has no `.stderr` yet.
     NoSnapshot,
@@ -35,12 +39,13 @@ impl Status {
 /// The outcome of one case, with what trybuild printed about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseOutcome {
-    /// The case's path as trybuild printed it.
+    /// The case's path: as trybuild printed it for a compile-fail case,
+    /// relative to `grading/cases` for a behaviour case.
     pub path: PathBuf,
     /// How it came out.
     pub status: Status,
-    /// trybuild's details for a failing case (compiler output, expected and
-    /// actual diagnostics, panic message); empty when it passed.
+    /// What went wrong, for a failing case: trybuild's details (expected and
+    /// actual diagnostics) or the failing tests' output; empty when it passed.
     pub details: String,
 }
 
@@ -96,6 +101,53 @@ fn case_line(line: &str) -> Option<(&Path, &str)> {
         .then_some((path, result.trim()))
 }
 
+/// One test of libtest's report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestResult {
+    /// The test's full name, such as `enforcement::insert_keeps_order::works`.
+    pub name: String,
+    /// Whether it passed.
+    pub passed: bool,
+    /// Its captured output, for a failing test.
+    pub output: String,
+}
+
+/// Reads libtest's report: every `test NAME ... RESULT` line, and the
+/// captured output of the failing tests.
+pub fn parse_libtest_report(report: &str) -> Vec<TestResult> {
+    let mut results: Vec<TestResult> = Vec::new();
+    let mut section: Option<usize> = None;
+    for line in report.lines() {
+        if let Some((name, result)) = line
+            .strip_prefix("test ")
+            .and_then(|rest| rest.split_once(" ... "))
+            .filter(|(name, _)| !name.ends_with(".rs") && !name.contains(' '))
+        {
+            results.push(TestResult {
+                name: name.to_owned(),
+                passed: result.trim() == "ok",
+                output: String::new(),
+            });
+            continue;
+        }
+        if let Some(name) = line
+            .strip_prefix("---- ")
+            .and_then(|rest| rest.strip_suffix(" stdout ----"))
+        {
+            section = results.iter().position(|result| result.name == name);
+        } else if line == "failures:" || line.starts_with("test result: ") {
+            section = None;
+        } else if let Some(index) = section {
+            results[index].output.push_str(line);
+            results[index].output.push('\n');
+        }
+    }
+    for result in &mut results {
+        result.output = result.output.trim().to_owned();
+    }
+    results
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +193,41 @@ test step_2_enforcement ... FAILED
     #[test]
     fn ignores_libtest_lines() {
         assert!(parse_trybuild_report("test step_1_definition ... ok\n").is_empty());
+    }
+
+    const LIBTEST: &str = "\
+running 2 tests
+test enforcement::insert_keeps_order::keeps_order ... ok
+test consumption::range::bounds ... FAILED
+
+failures:
+
+---- consumption::range::bounds stdout ----
+
+thread 'consumption::range::bounds' panicked at cases/range.rs:3:5:
+range(4..10) is wrong
+
+failures:
+    consumption::range::bounds
+
+test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out
+";
+
+    /// Results and the failing test's captured output are read; the list of
+    /// failures at the end is not output.
+    #[test]
+    fn reads_libtest_results() {
+        let results = parse_libtest_report(LIBTEST);
+        assert_eq!(results.len(), 2);
+        assert!(results[0].passed);
+        assert!(!results[1].passed);
+        assert_eq!(results[1].name, "consumption::range::bounds");
+        assert!(
+            results[1]
+                .output
+                .starts_with("thread 'consumption::range::bounds' panicked")
+        );
+        assert!(results[1].output.ends_with("range(4..10) is wrong"));
+        assert!(results[0].output.is_empty());
     }
 }

@@ -1,16 +1,19 @@
-//! Grading a crate from outside: run its `tests/grade.rs` in a child `cargo
-//! test` and map trybuild's report onto the manifest's cases.
+//! Grading a crate from outside: run its `compile_fail` and `behaviour` test
+//! targets in child `cargo test`s and map their reports onto the manifest's
+//! cases.
 
-use crate::manifest::{Case, Manifest, ManifestError, StepName};
-use crate::outcome::{CaseOutcome, Status, parse_trybuild_report};
-use std::path::{Path, PathBuf};
+use crate::manifest::{Case, Expect, Manifest, ManifestError, StepName};
+use crate::outcome::{
+    CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report,
+};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// What to grade, and where to build it.
 #[derive(Debug, Clone)]
 pub struct GradeRequest {
-    /// The crate under test: it has a `tests/grade.rs` target named `grade`
-    /// and its cases in `grading/`.
+    /// The crate under test: it has the test targets `compile_fail` and
+    /// `behaviour` and its cases in `grading/`.
     pub crate_dir: PathBuf,
     /// Cargo's target directory for the child build. It must not be the
     /// target directory of a `cargo` command that is still running (a `cargo
@@ -36,7 +39,7 @@ pub struct Grade {
     pub manifest: Manifest,
     /// One outcome per case, in manifest order.
     pub outcomes: Vec<(Case, CaseOutcome)>,
-    /// Everything the child `cargo test` printed, stdout then stderr.
+    /// Everything the child `cargo test`s printed.
     pub log: String,
 }
 
@@ -83,45 +86,38 @@ impl Grade {
     }
 }
 
-/// Runs the crate's grade test and returns the outcome of every case.
+/// Runs the crate's compile-fail and behaviour tests and returns the
+/// outcome of every case.
 ///
-/// A crate that does not compile is still graded: each case is then
-/// [`Status::NotRun`], with the compiler's errors as its details.
+/// A crate that does not compile is still graded: the cases that could not
+/// run are [`Status::NotRun`], with the compiler's errors as their details.
 pub fn grade_crate(request: &GradeRequest) -> Result<Grade, GradeError> {
     let manifest = Manifest::load(&request.crate_dir.join("grading"))?;
+    let compile_fail = run_test_target(request, "compile_fail")?;
+    let behaviour = run_test_target(request, "behaviour")?;
+    let log = format!(
+        "{}{}{}{}",
+        compile_fail.stdout, compile_fail.stderr, behaviour.stdout, behaviour.stderr
+    );
 
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .arg("test")
-        .arg("--manifest-path")
-        .arg(request.crate_dir.join("Cargo.toml"))
-        .args(["--test", "grade", "--color", "never", "--"])
-        .args(["--test-threads", "1", "--color", "never"])
-        .env("TERM", "dumb")
-        .env("NO_COLOR", "1")
-        // A failing case's panic is what matters, not the runtime's frames.
-        .env("RUST_BACKTRACE", "0");
-    if let Some(target_dir) = &request.target_dir {
-        command.env("CARGO_TARGET_DIR", target_dir);
-    }
-    let output = command.output().map_err(GradeError::Cargo)?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let log = format!("{stdout}{stderr}");
-
-    let reported = parse_trybuild_report(&stderr);
-    let grade_ran = stdout.contains("running ");
+    let reported = parse_trybuild_report(&compile_fail.stderr);
+    let tests = parse_libtest_report(&behaviour.stdout);
     let outcomes = manifest
         .cases
         .iter()
         .map(|case| {
-            let path = manifest.case_path(case);
-            let outcome = reported
-                .iter()
-                .find(|outcome| request.crate_dir.join(&outcome.path) == path)
-                .cloned()
-                .unwrap_or_else(|| not_run(&path, grade_ran, &stderr));
+            let outcome = match case.expect {
+                Expect::CompileFail => {
+                    let path = manifest.case_path(case);
+                    reported
+                        .iter()
+                        .find(|outcome| request.crate_dir.join(&outcome.path) == path)
+                        .cloned()
+                        .unwrap_or_else(|| not_run(case, &compile_fail))
+                }
+                Expect::Pass if behaviour.ran => behaviour_outcome(case, &tests),
+                Expect::Pass => not_run(case, &behaviour),
+            };
             (case.clone(), outcome)
         })
         .collect();
@@ -132,19 +128,84 @@ pub fn grade_crate(request: &GradeRequest) -> Result<Grade, GradeError> {
     })
 }
 
-fn not_run(path: &Path, grade_ran: bool, stderr: &str) -> CaseOutcome {
-    let (reason, details) = if grade_ran {
-        (
-            "trybuild stopped before it reached this case",
-            stderr_errors(stderr),
-        )
+/// What one `cargo test --test TARGET` printed.
+struct TargetRun {
+    stdout: String,
+    stderr: String,
+    /// Whether the test binary was built and started.
+    ran: bool,
+}
+
+fn run_test_target(request: &GradeRequest, target: &str) -> Result<TargetRun, GradeError> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .arg("test")
+        .arg("--manifest-path")
+        .arg(request.crate_dir.join("Cargo.toml"))
+        .args([
+            "--test", target, "--color", "never", "--", "--color", "never",
+        ])
+        .env("TERM", "dumb")
+        .env("NO_COLOR", "1")
+        // A failing case's panic is what matters, not the runtime's frames.
+        .env("RUST_BACKTRACE", "0");
+    if target == "compile_fail" {
+        // One trybuild batch at a time keeps its report in case order.
+        command.args(["--test-threads", "1"]);
+    }
+    if let Some(target_dir) = &request.target_dir {
+        command.env("CARGO_TARGET_DIR", target_dir);
+    }
+    let output = command.output().map_err(GradeError::Cargo)?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    Ok(TargetRun {
+        ran: stdout.contains("running "),
+        stdout,
+        stderr,
+    })
+}
+
+/// A behaviour case passes when it has tests and all of them pass.
+fn behaviour_outcome(case: &Case, tests: &[TestResult]) -> CaseOutcome {
+    let prefix = format!("{}::", case.name().replace('/', "::"));
+    let mine: Vec<&TestResult> = tests
+        .iter()
+        .filter(|test| test.name.starts_with(&prefix))
+        .collect();
+    let status = if mine.is_empty() {
+        Status::NotRun("the case has no test that ran".to_owned())
+    } else if mine.iter().all(|test| test.passed) {
+        Status::Passed
     } else {
-        ("the crate does not compile", stderr_errors(stderr))
+        Status::Failed
+    };
+    let details = mine
+        .iter()
+        .filter(|test| !test.passed)
+        .map(|test| format!("test {} failed:\n{}", test.name, test.output))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    CaseOutcome {
+        path: case.file.clone(),
+        status,
+        details,
+    }
+}
+
+fn not_run(case: &Case, run: &TargetRun) -> CaseOutcome {
+    let reason = if run.ran {
+        "the test run stopped before it reached this case"
+    } else if case.expect == Expect::Pass {
+        "the behaviour cases do not compile against this crate"
+    } else {
+        "the crate does not compile"
     };
     CaseOutcome {
-        path: path.to_path_buf(),
+        path: case.file.clone(),
         status: Status::NotRun(reason.to_owned()),
-        details,
+        details: stderr_errors(&run.stderr),
     }
 }
 

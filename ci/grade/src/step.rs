@@ -1,6 +1,9 @@
-//! The in-test side: runs one step's cases through trybuild.
+//! The in-test side of the compile-fail cases: runs one step's cases
+//! through trybuild.
 //!
-//! An exercise crate's `tests/grade.rs` calls [`grade_step`] once per step.
+//! An exercise crate's `tests/compile_fail.rs` calls [`compile_fail_step`]
+//! once per step. (Behaviour cases are plain tests: see
+//! [`behaviour_cases!`](crate::behaviour_cases).)
 //! The cases come from the crate's own `grading/` folder: a grader that must
 //! not trust a learner's copy of them builds a fresh crate with pristine ones
 //! (see the `xsafe-sandbox` crate).
@@ -9,14 +12,11 @@ use crate::manifest::{Expect, Manifest, StepName};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
-/// Runs the cases of `step` (`"definition"`, `"enforcement"` or
-/// `"consumption"`) of the crate at `crate_dir` and panics, as a failing
-/// test does, if any of them fails.
-///
-/// Cases that must pass and cases that must fail to compile go to two
-/// trybuild runs: trybuild checks a batch of compile-fail cases with a single
-/// `cargo check`, but only when no passing case is in the batch.
-pub fn grade_step(crate_dir: &str, step: &str) {
+/// Runs the compile-fail cases of `step` (`"definition"`, `"enforcement"` or
+/// `"consumption"`) of the crate at `crate_dir` in one trybuild batch, and
+/// panics, as a failing test does, if any of them fails. trybuild checks a
+/// batch of compile-fail cases with a single `cargo check`.
+pub fn compile_fail_step(crate_dir: &str, step: &str) {
     let step = StepName::parse(step).unwrap_or_else(|| {
         panic!("`{step}` is not a step; use definition, enforcement or consumption")
     });
@@ -24,36 +24,30 @@ pub fn grade_step(crate_dir: &str, step: &str) {
     let manifest = Manifest::load(&crate_dir.join("grading"))
         .unwrap_or_else(|err| panic!("cannot grade this crate: {err}"));
 
-    let cases: Vec<_> = manifest.cases_of(step).collect();
-    let mut failed_runs = 0;
-    for expect in [Expect::CompileFail, Expect::Pass] {
-        let batch: Vec<_> = cases.iter().filter(|case| case.expect == expect).collect();
-        if batch.is_empty() {
-            continue;
-        }
-        let run = panic::catch_unwind(AssertUnwindSafe(|| {
-            let tests = trybuild::TestCases::new();
-            for case in &batch {
-                // A path relative to the crate (the test's working directory)
-                // makes trybuild keep the case's line numbers in diagnostics.
-                let path = manifest.case_path(case);
-                let path = path.strip_prefix(crate_dir).unwrap_or(&path);
-                match expect {
-                    Expect::Pass => tests.pass(path),
-                    Expect::CompileFail => tests.compile_fail(path),
-                }
-            }
-            // trybuild runs the batch when `tests` is dropped.
-        }));
-        failed_runs += usize::from(run.is_err());
+    let cases: Vec<_> = manifest
+        .cases_of(step)
+        .filter(|case| case.expect == Expect::CompileFail)
+        .collect();
+    if cases.is_empty() {
+        return;
     }
+    let run = panic::catch_unwind(AssertUnwindSafe(|| {
+        let tests = trybuild::TestCases::new();
+        for case in &cases {
+            // A path relative to the crate (the test's working directory)
+            // makes trybuild keep the case's line numbers in diagnostics.
+            let path = manifest.case_path(case);
+            tests.compile_fail(path.strip_prefix(crate_dir).unwrap_or(&path));
+        }
+        // trybuild runs the batch when `tests` is dropped.
+    }));
 
-    if failed_runs > 0 {
+    if run.is_err() {
         let mut message = format!(
-            "the {step} step of `{}` is not complete: trybuild's report above names the cases that failed.\n",
+            "compile-fail cases of the {step} step of `{}` failed: trybuild's report above names them.\n",
             manifest.exercise
         );
-        message.push_str("What each case of this step proves:\n");
+        message.push_str("What each of these cases proves:\n");
         for case in &cases {
             message.push_str(&format!(
                 "  - {}: {}\n",

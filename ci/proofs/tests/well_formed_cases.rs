@@ -3,9 +3,10 @@
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::exercises;
 
-/// Every case says what it proves, every compile-fail case has its snapshot,
-/// and every case file in `cases/` is listed in the manifest (an unlisted one
-/// would silently never run).
+/// Every case says what it proves, every compile-fail case has its snapshot
+/// and a `main`, every behaviour case has a `#[test]`, and every case file in
+/// `cases/` is listed in the manifest (an unlisted one would silently never
+/// run).
 #[test]
 fn every_case_is_documented_snapshotted_and_listed() {
     for exercise in exercises() {
@@ -19,6 +20,21 @@ fn every_case_is_documented_snapshotted_and_listed() {
                 exercise.name,
                 case.name()
             );
+            let source = std::fs::read_to_string(manifest.case_path(case)).expect("readable");
+            match case.expect {
+                Expect::CompileFail => assert!(
+                    source.contains("fn main()"),
+                    "{}: compile-fail case {} must be a program (trybuild builds it as one)",
+                    exercise.name,
+                    case.name()
+                ),
+                Expect::Pass => assert!(
+                    source.contains("#[test]") && !source.contains("fn main()"),
+                    "{}: behaviour case {} must be `#[test]` functions, without a `main`",
+                    exercise.name,
+                    case.name()
+                ),
+            }
             if case.expect == Expect::CompileFail {
                 assert!(
                     manifest.case_path(case).with_extension("stderr").is_file(),

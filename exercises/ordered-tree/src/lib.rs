@@ -6,7 +6,7 @@
 //! The starter is the *broken* version from the chapter: it states the
 //! invariant, but every field is public, so any caller can put a key in the
 //! wrong place. Your work, step by step (the grading cases follow the same
-//! steps; run `cargo test -p ordered-tree --test grade`):
+//! steps; run `cargo test -p ordered-tree`):
 //!
 //! 1. **Definition** is done: read the invariants written on [`Node`],
 //!    [`OrderedSet`] and [`NonEmptySet`], and keep every public signature as

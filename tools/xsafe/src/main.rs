@@ -116,11 +116,8 @@ fn start(course: &Course) -> ExitCode {
         "  2. Edit the starter in {}/src; the TODO comments mark the work, step by step.",
         first.dir.display()
     );
-    println!(
-        "  3. Grade it: cargo test -p {} --test grade",
-        manifest.exercise
-    );
-    println!("     Each step is one test; each failing case says what it proves.");
+    println!("  3. Grade it: cargo test -p {}", manifest.exercise);
+    println!("     Each step groups its cases; each failing case says what it proves.");
     println!(
         "     Hints, per step: {}",
         first.dir.join("grading/manifest.toml").display()
@@ -133,7 +130,10 @@ fn start(course: &Course) -> ExitCode {
 fn find_mdbook(root: &Path) -> Option<PathBuf> {
     let candidates = match std::env::var_os("XSAFE_MDBOOK") {
         Some(chosen) => vec![PathBuf::from(chosen)],
-        None => vec![root.join("target/tools/bin/mdbook"), PathBuf::from("mdbook")],
+        None => vec![
+            root.join("target/tools/bin/mdbook"),
+            PathBuf::from("mdbook"),
+        ],
     };
     candidates.into_iter().find(|candidate| {
         Command::new(candidate)

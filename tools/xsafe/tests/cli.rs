@@ -13,7 +13,8 @@ fn start_names_the_first_exercise() {
         .success()
         .stdout(contains("1. ordered-tree"))
         .stdout(contains("Start with `ordered-tree`"))
-        .stdout(contains("cargo test -p ordered-tree --test grade"))
+        .stdout(contains("cargo test -p ordered-tree"))
+        .stdout(contains("Each step"))
         .stdout(contains("book/src/ordered-tree.md"));
 }
 

@@ -1,4 +1,5 @@
-//! Helpers shared by the passing cases (not a case itself).
+//! Helpers shared by the behaviour cases (not a case itself): the module
+//! `crate::support` of the behaviour tests.
 #![allow(dead_code)]
 
 use ordered_tree::{Node, OrderedSet};

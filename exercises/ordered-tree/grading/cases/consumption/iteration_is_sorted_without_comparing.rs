@@ -1,13 +1,11 @@
 //! Proves consumption: `iter` yields the keys in increasing order without
 //! comparing a single key and without sorting: an in-order walk of an ordered
 //! tree is already sorted. It also reports its exact length.
-#[path = "../support.rs"]
-mod support;
-
 use ordered_tree::OrderedSet;
-use support::{Counted, comparisons_in};
+use crate::support::{Counted, comparisons_in};
 
-fn main() {
+#[test]
+fn iteration_is_sorted_and_compares_nothing() {
     let keys = [41, 7, 93, 12, 58, 3, 77, 25, 64, 88, 1, 36];
     let set: OrderedSet<Counted> = keys.into_iter().map(Counted).collect();
     let mut seen = Vec::new();

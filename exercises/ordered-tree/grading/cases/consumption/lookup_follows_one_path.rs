@@ -1,14 +1,12 @@
 //! Proves consumption: `contains` and `get` rely on the order and follow one
 //! path from the root, so in a balanced tree of 1023 keys (10 levels) a
 //! lookup compares at most 20 keys. Scanning the set would compare hundreds.
-#[path = "../support.rs"]
-mod support;
-
 use ordered_tree::OrderedSet;
-use support::{Counted, comparisons_in};
+use crate::support::{Counted, comparisons_in};
 
-fn main() {
-    let set: OrderedSet<Counted> = support::balanced_order(10).into_iter().map(Counted).collect();
+#[test]
+fn lookups_compare_at_most_twice_per_level() {
+    let set: OrderedSet<Counted> = crate::support::balanced_order(10).into_iter().map(Counted).collect();
     assert_eq!(set.len(), 1023);
     for key in (0..1023).chain(1023..1100) {
         let mut found = false;

@@ -1,12 +1,10 @@
 //! Proves consumption: a `NonEmptySet` relies on being non-empty, so `min`
 //! and `max` return `&T` directly; converting a set checks once, gives an
 //! empty set back unchanged, and round-trips without losing keys.
-#[path = "../support.rs"]
-mod support;
-
 use ordered_tree::{NonEmptySet, OrderedSet};
 
-fn main() {
+#[test]
+fn non_empty_set_min_and_max_need_no_option() {
     let mut set = NonEmptySet::new(40);
     assert_eq!((*set.min(), *set.max()), (40, 40));
     for key in [10, 70, 25, 90, 5] {
@@ -21,7 +19,7 @@ fn main() {
     assert_eq!(set.iter().copied().collect::<Vec<_>>(), [5, 10, 25, 40, 70, 90]);
 
     let back: OrderedSet<i32> = set.into_set();
-    support::assert_ordered(&back);
+    crate::support::assert_ordered(&back);
     assert_eq!(back.len(), 6);
 
     let again = back.into_non_empty().expect("a set with keys converts");

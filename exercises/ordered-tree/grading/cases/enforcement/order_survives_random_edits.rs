@@ -1,15 +1,13 @@
 //! Proves enforcement: under any sequence of inserts and removes (a property
 //! test with proptest, checked against std's `BTreeSet`), the tree stays
 //! ordered and holds exactly the keys it should.
-#[path = "../support.rs"]
-mod support;
-
 use ordered_tree::OrderedSet;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::BTreeSet;
 
-fn main() {
+#[test]
+fn random_inserts_and_removes_keep_the_order() {
     let mut runner = TestRunner::new(Config {
         cases: 200,
         failure_persistence: None,
@@ -25,7 +23,7 @@ fn main() {
             } else {
                 prop_assert_eq!(set.remove(&key), model.take(&key), "remove({})", key);
             }
-            support::assert_ordered(&set);
+            crate::support::assert_ordered(&set);
         }
         let keys: Vec<u8> = set.iter().copied().collect();
         let expected: Vec<u8> = model.into_iter().collect();

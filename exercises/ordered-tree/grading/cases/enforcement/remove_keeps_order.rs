@@ -1,20 +1,18 @@
 //! Proves enforcement: `remove` takes out exactly the key asked for (a leaf,
 //! a node with one child, a node with two, the root) and leaves the rest of
 //! the tree ordered, with `len` right.
-#[path = "../support.rs"]
-mod support;
-
 use ordered_tree::OrderedSet;
 
-fn main() {
+#[test]
+fn every_remove_keeps_the_tree_ordered() {
     let keys = [50, 30, 70, 20, 40, 60, 80, 35, 45, 65, 10];
     let mut set: OrderedSet<i32> = keys.into_iter().collect();
-    support::assert_ordered(&set);
+    crate::support::assert_ordered(&set);
 
     // 10 is a leaf, 20 then has one child, 30 has two, 50 is the root.
     for (key, left) in [(10, 10), (20, 9), (30, 8), (50, 7), (70, 6)] {
         assert_eq!(set.remove(&key), Some(key), "remove({key}) must return the key");
-        support::assert_ordered(&set);
+        crate::support::assert_ordered(&set);
         assert_eq!(set.len(), left);
         assert!(!set.contains(&key), "{key} must be gone after remove({key})");
     }
@@ -25,7 +23,7 @@ fn main() {
     }
     for key in [35, 40, 45, 60, 65, 80] {
         assert_eq!(set.remove(&key), Some(key));
-        support::assert_ordered(&set);
+        crate::support::assert_ordered(&set);
     }
     assert!(set.is_empty(), "a set whose keys are all removed is empty");
     assert_eq!(set.root_node().map(|node| *node.key()), None);
