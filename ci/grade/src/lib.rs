@@ -25,7 +25,7 @@ mod outcome;
 mod run;
 mod step;
 
-pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName};
+pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName, git_blob_id};
 pub use outcome::{CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report};
 pub use run::{Grade, GradeError, GradeRequest, grade_crate};
 pub use step::compile_fail_step;

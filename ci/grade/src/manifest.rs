@@ -4,6 +4,7 @@
 
 use serde::Deserialize;
 use std::fmt;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The three steps of the method, in the order a learner meets them.
@@ -113,6 +114,12 @@ pub struct Manifest {
     /// The cases.
     #[serde(rename = "case")]
     pub cases: Vec<Case>,
+    /// The starter's learner files, each with its git blob id, so that the
+    /// starter can be restored from the repository's objects whatever the
+    /// learner committed since (`cargo xsafe reset`). Written by
+    /// `cargo run -p xsafe-grading-proofs --bin bless`.
+    #[serde(default)]
+    pub starter: std::collections::BTreeMap<PathBuf, String>,
     /// The `grading/` folder this manifest was read from.
     #[serde(skip)]
     pub dir: PathBuf,
@@ -259,6 +266,16 @@ pub(crate) fn leading_comment(text: &str) -> String {
     words.join(" ")
 }
 
+/// The git blob id of a file's content: what `git hash-object` prints.
+pub fn git_blob_id(content: &[u8]) -> String {
+    let mut hasher = sha1_smol::Sha1::new();
+    let mut header = Vec::new();
+    let _ = write!(header, "blob {}\0", content.len());
+    hasher.update(&header);
+    hasher.update(content);
+    hasher.digest().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +288,15 @@ mod tests {
         assert_eq!(
             leading_comment(text),
             "Proves that outside code cannot build a node."
+        );
+    }
+
+    /// The blob id is git's: `printf 'hello\n' | git hash-object --stdin`.
+    #[test]
+    fn blob_id_matches_git() {
+        assert_eq!(
+            git_blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
         );
     }
 

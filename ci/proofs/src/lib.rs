@@ -6,9 +6,10 @@
 //! workspace's own `target/`: the `cargo test` running these proofs holds its
 //! lock while they run.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use xsafe_grade::{Grade, GradeRequest, grade_crate};
+use xsafe_grade::{Grade, GradeRequest, git_blob_id, grade_crate};
 use xsafe_sandbox::{Overlay, SandboxSpec, Variants, build_sandbox};
 
 /// One exercise of the course with its reference solution.
@@ -64,6 +65,26 @@ pub fn exercises() -> Vec<Exercise> {
             }
         })
         .collect()
+}
+
+/// The learner files of the exercise at `dir` (the files under its
+/// manifest's `learner_files`), each with its git blob id, as the manifest's
+/// `[starter]` table must list them.
+pub fn starter_snapshot(dir: &Path, learner_files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
+    let mut snapshot = BTreeMap::new();
+    for root in learner_files {
+        for entry in walkdir::WalkDir::new(dir.join(root)).sort_by_file_name() {
+            let entry = entry.unwrap_or_else(|err| panic!("cannot list learner files: {err}"));
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let content = std::fs::read(entry.path())
+                .unwrap_or_else(|err| panic!("{}: {err}", entry.path().display()));
+            let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            snapshot.insert(relative.to_path_buf(), git_blob_id(&content));
+        }
+    }
+    snapshot
 }
 
 /// What to put in the starter's place before grading.

@@ -1,7 +1,7 @@
 //! Checks on the grading cases themselves, which need no compiling.
 
 use xsafe_grade::{Expect, Manifest};
-use xsafe_grading_proofs::exercises;
+use xsafe_grading_proofs::{exercises, starter_snapshot};
 
 /// Every case says what it proves, every compile-fail case has its snapshot
 /// and a `main`, every behaviour case has a `#[test]`, and every case file in
@@ -67,5 +67,27 @@ fn every_case_is_documented_snapshotted_and_listed() {
                 }
             }
         }
+    }
+}
+
+/// The manifest's `[starter]` table lists every learner file of the starter
+/// with its current git blob id, so that `cargo xsafe reset` restores exactly
+/// this starter. `bless` rewrites the table.
+#[test]
+fn starter_snapshot_is_current() {
+    for exercise in exercises() {
+        let manifest =
+            Manifest::load(&exercise.starter.join("grading")).unwrap_or_else(|err| panic!("{err}"));
+        let current = starter_snapshot(&exercise.starter, &manifest.learner_files);
+        assert!(
+            !current.is_empty(),
+            "{}: the starter has no learner files",
+            exercise.name
+        );
+        assert_eq!(
+            manifest.starter, current,
+            "{}: the manifest's [starter] table is stale; run `cargo run -p xsafe-grading-proofs --bin bless`",
+            exercise.name
+        );
     }
 }

@@ -7,13 +7,17 @@
 //!
 //! It grades each solution in a sandbox with `TRYBUILD=overwrite`, copies the
 //! snapshots trybuild wrote back into `exercises/NAME/grading/cases/`, and
-//! prints which ones changed. Review the diff, then run the proofs again: the
+//! prints which ones changed. It also rewrites the `[starter]` table of each
+//! manifest: the git blob ids of the starter's learner files, from which
+//! `cargo xsafe reset` restores them. Review the diff, then run the proofs again: the
 //! alternative solutions must still score full marks against the new
 //! snapshots.
 
+use std::path::Path;
 use std::process::ExitCode;
-use xsafe_grade::Expect;
-use xsafe_grading_proofs::{Submission, exercises, grade};
+use toml_edit::{DocumentMut, Item, Table};
+use xsafe_grade::{Expect, Manifest};
+use xsafe_grading_proofs::{Submission, exercises, grade, starter_snapshot};
 
 fn main() -> ExitCode {
     let wanted: Vec<String> = std::env::args().skip(1).collect();
@@ -52,7 +56,44 @@ fn main() -> ExitCode {
                 changed += 1;
             }
         }
+        match record_starter(&exercise.starter) {
+            Ok(true) => {
+                eprintln!("     Updated the [starter] table of {}", exercise.name);
+                changed += 1;
+            }
+            Ok(false) => {}
+            Err(err) => {
+                eprintln!("error: {err}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
-    eprintln!("    Finished {changed} snapshot(s) changed");
+    eprintln!("    Finished {changed} file(s) changed");
     ExitCode::SUCCESS
+}
+
+/// Writes the `[starter]` table of an exercise's manifest; `true` if it changed.
+fn record_starter(exercise_dir: &Path) -> Result<bool, String> {
+    let path = exercise_dir.join("grading/manifest.toml");
+    let manifest = Manifest::load(&exercise_dir.join("grading")).map_err(|err| err.to_string())?;
+    let snapshot = starter_snapshot(exercise_dir, &manifest.learner_files);
+    if snapshot == manifest.starter {
+        return Ok(false);
+    }
+    let text =
+        std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|err| format!("{}: {err}", path.display()))?;
+    let mut table = Table::new();
+    table.decor_mut().set_prefix(
+        "\n# Written by `bless`: the git blob id of each learner file of the starter,\n\
+         # from which `cargo xsafe reset` restores it.\n",
+    );
+    for (file, blob) in &snapshot {
+        table.insert(&file.to_string_lossy(), toml_edit::value(blob.as_str()));
+    }
+    doc.insert("starter", Item::Table(table));
+    std::fs::write(&path, doc.to_string()).map_err(|err| format!("{}: {err}", path.display()))?;
+    Ok(true)
 }
