@@ -12,6 +12,13 @@ pub struct Exercise {
     pub manifest: Manifest,
 }
 
+impl Exercise {
+    /// The exercise's folder name, such as `ordered-tree`.
+    pub fn name(&self) -> &str {
+        &self.manifest.exercise
+    }
+}
+
 /// Why the course could not be read.
 #[derive(Debug)]
 pub enum CourseError {
@@ -43,6 +50,9 @@ impl Course {
     /// Reads the course at `root`: every `exercises/*/grading/manifest.toml`,
     /// ordered as their chapters appear in `book/src/SUMMARY.md`.
     pub fn load(root: &Path) -> Result<Course, CourseError> {
+        let root = root
+            .canonicalize()
+            .map_err(|err| CourseError::Io(root.to_path_buf(), err))?;
         let summary_path = root.join("book/src/SUMMARY.md");
         let summary = std::fs::read_to_string(&summary_path)
             .map_err(|err| CourseError::Io(summary_path.clone(), err))?;
@@ -65,9 +75,25 @@ impl Course {
                 exercise.manifest.exercise.clone(),
             )
         });
-        Ok(Course {
-            root: root.to_path_buf(),
-            exercises,
-        })
+        Ok(Course { root, exercises })
+    }
+
+    /// The exercise called `name`.
+    pub fn exercise(&self, name: &str) -> Option<&Exercise> {
+        self.exercises
+            .iter()
+            .find(|exercise| exercise.name() == name)
+    }
+
+    /// Where the tool builds and keeps what it can rebuild: under `target/`.
+    pub fn work_dir(&self) -> PathBuf {
+        self.root.join("target/xsafe")
+    }
+
+    /// The shared target directory of every grade (the proofs use it too).
+    pub fn build_dir(&self) -> PathBuf {
+        std::env::var_os("XSAFE_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.work_dir().join("build"))
     }
 }

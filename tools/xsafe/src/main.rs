@@ -1,22 +1,33 @@
 //! `cargo xsafe`: the X-safe Rust learner's command.
 //!
-//! * `cargo xsafe` says where to start: the course's exercises in order, the
-//!   chapter to read first, the files to edit and the command that grades
-//!   them.
-//! * `cargo xsafe book` builds the book with mdbook and serves it locally.
+//! With no command it watches: it grades the first exercise that is not
+//! complete, shows the result step by step, re-grades on every save and
+//! moves on when the exercise is complete. The other commands list progress,
+//! give hints, grade without watching, reset an exercise to its starter and
+//! serve the book. Progress is never stored: it is whatever grading says.
+//!
+//! Exit codes: 0 success; 1 the command ran and something failed (a grade,
+//! mdbook); 2 the command could not run (bad arguments, no course, no git).
 
 mod course;
+mod hints;
+mod report;
+mod reset;
+mod term;
+mod watch;
 
-use anstream::{eprintln, println};
-use anstyle::{AnsiColor, Style};
+use anstream::println;
 use clap::{Parser, Subcommand};
-use course::Course;
+use course::{Course, Exercise};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use term::Paint;
 
-/// The X-safe Rust course: teach the compiler your invariants.
+/// The X-safe Rust course: teach the compiler your invariants, exercise by
+/// exercise. With no command, watch: grade the current exercise on every save.
 #[derive(Debug, Parser)]
-#[command(name = "cargo xsafe", version, about, long_about = None)]
+#[command(name = "cargo xsafe", bin_name = "cargo xsafe", version, about)]
 struct Cli {
     /// The course's root folder (by default, the one this tool was built from).
     #[arg(long, global = true, value_name = "DIR")]
@@ -27,14 +38,39 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Commands {
-    /// Show the exercises in order and where to start (the default).
-    Start,
+    /// Grade the first incomplete exercise, then again on every save (the default).
+    Watch,
+    /// Grade every exercise and show each step's state and the course's progress.
+    #[command(alias = "status")]
+    List,
+    /// Show the next hint for an exercise (one more each time you ask).
+    Hint {
+        /// The exercise, such as `ordered-tree`.
+        exercise: String,
+    },
+    /// Grade without watching; exit code 0 only if every case passes.
+    Check {
+        /// The exercise to grade.
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        exercise: Option<String>,
+        /// Grade every exercise.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Put an exercise's starter back, after backing up your files.
+    Reset {
+        /// The exercise to reset.
+        exercise: String,
+        /// Do not ask for confirmation (needed when not on a terminal).
+        #[arg(long)]
+        yes: bool,
+    },
     /// Build the book with mdbook and serve it on localhost.
     Book {
         /// Only build the book into book/book; do not serve it.
         #[arg(long)]
         no_serve: bool,
-        /// Open the book in a browser once it is served.
+        /// Open the current exercise's chapter in a browser.
         #[arg(long)]
         open: bool,
         /// Install mdbook into target/tools first if it is not found.
@@ -43,9 +79,10 @@ enum Commands {
     },
 }
 
-/// Exit codes: 0 done, 1 the command ran and failed, 2 it could not run.
-const FAILED: u8 = 1;
-const CANNOT_RUN: u8 = 2;
+/// The command ran, and what it checked failed.
+pub(crate) const FAILED: u8 = 1;
+/// The command could not run.
+pub(crate) const CANNOT_RUN: u8 = 2;
 
 const MDBOOK_VERSION: &str = "0.5.4";
 
@@ -55,16 +92,30 @@ fn main() -> ExitCode {
         .course
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let course = match Course::load(&root) {
-        Ok(course) => course,
+        Ok(course) if !course.exercises.is_empty() => course,
+        Ok(_) => {
+            term::error("the course has no exercises");
+            return ExitCode::from(CANNOT_RUN);
+        }
         Err(err) => {
-            error(&format!(
+            term::error(&format!(
                 "this does not look like the X-safe Rust course: {err}"
             ));
             return ExitCode::from(CANNOT_RUN);
         }
     };
-    match cli.command.unwrap_or(Commands::Start) {
-        Commands::Start => start(&course),
+    match cli.command.unwrap_or(Commands::Watch) {
+        Commands::Watch => watch::watch(&course),
+        Commands::List => list(&course),
+        Commands::Hint { exercise } => match find(&course, &exercise) {
+            Some(exercise) => hint(&course, exercise),
+            None => ExitCode::from(CANNOT_RUN),
+        },
+        Commands::Check { exercise, all } => check(&course, exercise.as_deref(), all),
+        Commands::Reset { exercise, yes } => match find(&course, &exercise) {
+            Some(exercise) => reset_command(&course, exercise, yes),
+            None => ExitCode::from(CANNOT_RUN),
+        },
         Commands::Book {
             no_serve,
             open,
@@ -73,56 +124,155 @@ fn main() -> ExitCode {
     }
 }
 
-fn style(color: AnsiColor) -> Style {
-    Style::new().bold().fg_color(Some(color.into()))
-}
-
-/// A cargo-like status line: a right-aligned green verb, then the message.
-fn status(verb: &str, message: &str) {
-    let green = style(AnsiColor::Green);
-    eprintln!("{green}{verb:>12}{green:#} {message}");
-}
-
-fn error(message: &str) {
-    let red = style(AnsiColor::Red);
-    eprintln!("{red}error{red:#}: {message}");
-}
-
-fn start(course: &Course) -> ExitCode {
-    let Some(first) = course.exercises.first() else {
-        error("the course has no exercises");
-        return ExitCode::from(CANNOT_RUN);
-    };
-    let bold = Style::new().bold();
-    println!("{bold}X-safe Rust{bold:#}: make the compiler reject the bugs you care about.\n");
-    println!("Exercises, in the order of the book:");
-    for (number, exercise) in course.exercises.iter().enumerate() {
-        let manifest = &exercise.manifest;
-        println!(
-            "  {}. {:<16} {} ({} cases, {} points)",
-            number + 1,
-            manifest.exercise,
-            manifest.title,
-            manifest.cases.len(),
-            manifest.total_points()
-        );
+fn find<'a>(course: &'a Course, name: &str) -> Option<&'a Exercise> {
+    let found = course.exercise(name);
+    if found.is_none() {
+        let names: Vec<&str> = course.exercises.iter().map(Exercise::name).collect();
+        term::error(&format!(
+            "no exercise `{name}`; the exercises are: {}",
+            names.join(", ")
+        ));
     }
-    let manifest = &first.manifest;
-    let chapter = course.root.join("book/src").join(&manifest.chapter);
-    println!("\n{bold}Start with `{}`{bold:#}:", manifest.exercise);
-    println!("  1. Read the chapter: {}", chapter.display());
-    println!("     (or the whole book in a browser: cargo xsafe book --open)");
+    found
+}
+
+/// `list`: every exercise and step, and a progress bar for the course.
+pub(crate) fn list(course: &Course) -> ExitCode {
+    let mut earned = 0;
+    let mut total = 0;
+    let mut all_complete = true;
+    for (number, exercise) in course.exercises.iter().enumerate() {
+        match report::grade(course, exercise) {
+            Ok((grade, _)) => {
+                let complete = report::is_complete(&grade);
+                all_complete &= complete;
+                earned += grade.points();
+                total += grade.manifest.total_points();
+                let state = if complete {
+                    Paint::Good.paint("complete")
+                } else {
+                    Paint::Bad.paint("in progress")
+                };
+                println!(
+                    "{}. {} ({}): {state}, {}/{} points",
+                    number + 1,
+                    Paint::Bold.paint(exercise.name()),
+                    grade.manifest.title,
+                    grade.points(),
+                    grade.manifest.total_points()
+                );
+                report::print_steps(&grade);
+            }
+            Err(err) => {
+                all_complete = false;
+                total += exercise.manifest.total_points();
+                println!("{}. {}: cannot grade: {err}", number + 1, exercise.name());
+            }
+        }
+    }
+    let percent = (u64::from(earned) * 100)
+        .checked_div(u64::from(total))
+        .unwrap_or(0);
     println!(
-        "  2. Edit the starter in {}/src; the TODO comments mark the work, step by step.",
-        first.dir.display()
+        "\nCourse: {} {earned}/{total} points ({percent}%)",
+        report::bar(earned as usize, total as usize, 30)
     );
-    println!("  3. Grade it: cargo test -p {}", manifest.exercise);
-    println!("     Each step groups its cases; each failing case says what it proves.");
-    println!(
-        "     Hints, per step: {}",
-        first.dir.join("grading/manifest.toml").display()
-    );
-    ExitCode::SUCCESS
+    if all_complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(FAILED)
+    }
+}
+
+/// `hint`: the next hint of an exercise.
+pub(crate) fn hint(course: &Course, exercise: &Exercise) -> ExitCode {
+    match hints::next(course, exercise) {
+        Some((number, count, step, text)) => {
+            println!(
+                "{} {number} of {count} for {} ({step}):\n  {text}",
+                Paint::Bold.paint("Hint"),
+                exercise.name()
+            );
+            if number == count {
+                println!(
+                    "  (That was the last hint; see also the chapter's \"The exercise\" section.)"
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        None => {
+            println!("{} has no hints.", exercise.name());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn check(course: &Course, name: Option<&str>, all: bool) -> ExitCode {
+    let chosen: Vec<&Exercise> = if all {
+        course.exercises.iter().collect()
+    } else {
+        match name.and_then(|name| find(course, name)) {
+            Some(exercise) => vec![exercise],
+            None => return ExitCode::from(CANNOT_RUN),
+        }
+    };
+    let mut passed = 0;
+    for exercise in &chosen {
+        match report::grade(course, exercise) {
+            Ok((grade, took)) => {
+                report::print_report(exercise, &grade, took);
+                passed += usize::from(report::is_complete(&grade));
+            }
+            Err(err) => {
+                term::error(&format!("cannot grade {}: {err}", exercise.name()));
+                return ExitCode::from(CANNOT_RUN);
+            }
+        }
+        println!();
+    }
+    let failed = chosen.len() - passed;
+    let summary = format!("{passed} exercise(s) complete, {failed} not complete");
+    if failed == 0 {
+        term::status("Finished", &summary);
+        ExitCode::SUCCESS
+    } else {
+        term::error(&summary);
+        ExitCode::from(FAILED)
+    }
+}
+
+fn reset_command(course: &Course, exercise: &Exercise, yes: bool) -> ExitCode {
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            term::error(&format!(
+                "refusing to reset {} without confirmation: not on a terminal; pass --yes",
+                exercise.name()
+            ));
+            return ExitCode::from(CANNOT_RUN);
+        }
+        print!(
+            "Reset {} to its starter? Your files are backed up first. [y/N] ",
+            exercise.name()
+        );
+        let _ = std::io::stdout().flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("Nothing changed.");
+            return ExitCode::SUCCESS;
+        }
+    }
+    match reset::reset(course, exercise) {
+        Ok(backup) => {
+            term::status("Backed up", &format!("your files to {}", backup.display()));
+            term::status("Reset", &format!("{} to its starter", exercise.name()));
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            term::error(&format!("reset failed, nothing lost: {err}"));
+            ExitCode::from(FAILED)
+        }
+    }
 }
 
 /// mdbook: `$XSAFE_MDBOOK` if set (and only it), else the copy in
@@ -143,14 +293,26 @@ fn find_mdbook(root: &Path) -> Option<PathBuf> {
     })
 }
 
+/// The chapter of the first exercise that is not complete.
+fn current_chapter(course: &Course) -> String {
+    for exercise in &course.exercises {
+        if let Ok((grade, _)) = report::grade(course, exercise)
+            && !report::is_complete(&grade)
+        {
+            return exercise.manifest.chapter.clone();
+        }
+    }
+    course.exercises[0].manifest.chapter.clone()
+}
+
 fn book(course: &Course, serve: bool, open: bool, install: bool) -> ExitCode {
     let root = &course.root;
     let mdbook = match find_mdbook(root) {
         Some(mdbook) => mdbook,
         None if install => {
-            status(
+            term::status(
                 "Installing",
-                &format!("mdbook {MDBOOK_VERSION} into target/tools (about two minutes)"),
+                &format!("mdbook {MDBOOK_VERSION} into target/tools (a few minutes, once)"),
             );
             let installed =
                 Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
@@ -160,31 +322,34 @@ fn book(course: &Course, serve: bool, open: bool, install: bool) -> ExitCode {
                     .arg(root.join("target/tools"))
                     .status();
             if !installed.is_ok_and(|status| status.success()) {
-                error("could not install mdbook");
+                term::error("could not install mdbook");
                 return ExitCode::from(FAILED);
             }
             root.join("target/tools/bin/mdbook")
         }
         None => {
-            error("mdbook is not installed");
-            eprintln!("  run `cargo xsafe book --install` to install it into target/tools,");
-            eprintln!("  or `cargo install --locked mdbook@{MDBOOK_VERSION}`");
+            term::error("mdbook is not installed");
+            anstream::eprintln!(
+                "  run `cargo xsafe book --install` to install it into target/tools,"
+            );
+            anstream::eprintln!("  or `cargo install --locked mdbook@{MDBOOK_VERSION}`");
             return ExitCode::from(CANNOT_RUN);
         }
     };
     let book_dir = root.join("book");
+    let page = current_chapter(course).replace(".md", ".html");
     let mut command = Command::new(&mdbook);
     if serve {
-        status(
+        term::status(
             "Serving",
-            "the book on http://localhost:3000 (Ctrl-C to stop)",
+            &format!("the book: your chapter is http://localhost:3000/{page} (Ctrl-C to stop)"),
         );
         command.arg("serve");
         if open {
             command.arg("--open");
         }
     } else {
-        status(
+        term::status(
             "Building",
             &format!("the book into {}", book_dir.join("book").display()),
         );
@@ -193,19 +358,22 @@ fn book(course: &Course, serve: bool, open: bool, install: bool) -> ExitCode {
     match command.arg(&book_dir).status() {
         Ok(exit) if exit.success() => {
             if !serve {
-                status(
+                term::status(
                     "Finished",
-                    &format!("open {}", book_dir.join("book/index.html").display()),
+                    &format!(
+                        "your chapter is {}",
+                        book_dir.join("book").join(&page).display()
+                    ),
                 );
             }
             ExitCode::SUCCESS
         }
         Ok(_) => {
-            error("mdbook failed; its messages are above");
+            term::error("mdbook failed; its messages are above");
             ExitCode::from(FAILED)
         }
         Err(err) => {
-            error(&format!("cannot run {}: {err}", mdbook.display()));
+            term::error(&format!("cannot run {}: {err}", mdbook.display()));
             ExitCode::from(CANNOT_RUN)
         }
     }
