@@ -1,0 +1,15 @@
+//! Proves enforcement: a cycle in the declared order does not compile.
+//! `Ledger => Accounts` closes the cycle Accounts => Ledger => Accounts; the
+//! blanket impls written by `impl_lock_after!` then derive impls that the
+//! edges already wrote, and the compiler rejects them as conflicting (E0119).
+use lock_order::impl_lock_after;
+
+enum Accounts {}
+enum Ledger {}
+
+impl_lock_after!(Unlocked => Accounts);
+impl_lock_after!(Accounts => Ledger);
+// A later change wants the balances while the ledger is held:
+impl_lock_after!(Ledger => Accounts);
+
+fn main() {}

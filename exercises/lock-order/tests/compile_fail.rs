@@ -1,0 +1,23 @@
+//! The exercise's compile-fail cases, one test per step: programs that break
+//! the invariant from outside, which the compiler must reject with exactly
+//! the errors recorded in their `.stderr` files (see `grading/manifest.toml`).
+//!
+//! ```text
+//! cargo test -p lock-order                                   # every case
+//! cargo test -p lock-order --test compile_fail enforcement   # one step
+//! ```
+
+#[test]
+fn definition() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "definition");
+}
+
+#[test]
+fn enforcement() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "enforcement");
+}
+
+#[test]
+fn consumption() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "consumption");
+}

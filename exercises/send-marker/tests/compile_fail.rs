@@ -1,0 +1,24 @@
+//! The exercise's compile-fail cases, one test per step: programs that send
+//! what must not move, or grant the property without promising it, which the
+//! compiler must reject with exactly the errors recorded in their `.stderr`
+//! files (see `grading/manifest.toml`).
+//!
+//! ```text
+//! cargo test -p send-marker                                   # every case
+//! cargo test -p send-marker --test compile_fail enforcement   # one step
+//! ```
+
+#[test]
+fn definition() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "definition");
+}
+
+#[test]
+fn enforcement() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "enforcement");
+}
+
+#[test]
+fn consumption() {
+    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "consumption");
+}
