@@ -12,8 +12,9 @@
 //!
 //! This crate has two sides:
 //!
-//! * **Inside the exercise's tests**: `tests/compile_fail.rs` calls
-//!   [`compile_fail_step`] once per step, and `tests/behaviour.rs` is just
+//! * **Inside the exercise's tests**: `tests/compile_fail.rs` is just
+//!   [`compile_fail_cases!()`](compile_fail_cases), one test per step, and
+//!   `tests/behaviour.rs` is just
 //!   [`behaviour_cases!()`](behaviour_cases), so `cargo test -p EXERCISE`
 //!   runs every case, named by step.
 //! * **From outside** ([`grade_crate`]): run those tests in child processes,

@@ -1,8 +1,9 @@
 //! The in-test side of the compile-fail cases: runs one step's cases
 //! through trybuild.
 //!
-//! An exercise crate's `tests/compile_fail.rs` calls [`compile_fail_step`]
-//! once per step. (Behaviour cases are plain tests: see
+//! An exercise crate's `tests/compile_fail.rs` is just
+//! [`compile_fail_cases!()`](crate::compile_fail_cases), which calls
+//! [`compile_fail_step`] once per step. (Behaviour cases are plain tests: see
 //! [`behaviour_cases!`](crate::behaviour_cases).)
 //! The cases come from the crate's own `grading/` folder: a grader that must
 //! not trust a learner's copy of them builds a fresh crate with pristine ones
@@ -60,4 +61,27 @@ pub fn compile_fail_step(crate_dir: &str, step: &str) {
         }
         panic!("{message}");
     }
+}
+
+/// The whole body of an exercise's `tests/compile_fail.rs`: one test per
+/// step, named `definition`, `enforcement` and `consumption`, each running
+/// that step's compile-fail cases with [`compile_fail_step`].
+#[macro_export]
+macro_rules! compile_fail_cases {
+    () => {
+        #[test]
+        fn definition() {
+            $crate::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "definition");
+        }
+
+        #[test]
+        fn enforcement() {
+            $crate::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "enforcement");
+        }
+
+        #[test]
+        fn consumption() {
+            $crate::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "consumption");
+        }
+    };
 }

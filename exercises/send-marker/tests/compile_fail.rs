@@ -8,17 +8,4 @@
 //! cargo test -p send-marker --test compile_fail enforcement   # one step
 //! ```
 
-#[test]
-fn definition() {
-    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "definition");
-}
-
-#[test]
-fn enforcement() {
-    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "enforcement");
-}
-
-#[test]
-fn consumption() {
-    xsafe_grade::compile_fail_step(env!("CARGO_MANIFEST_DIR"), "consumption");
-}
+xsafe_grade::compile_fail_cases!();
