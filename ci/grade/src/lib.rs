@@ -21,11 +21,15 @@
 //!   read their reports back, and return a [`Grade`] with the outcome of
 //!   every case, for tools that show progress or compute scores.
 
+mod course;
+mod limits;
 mod manifest;
 mod outcome;
 mod run;
 mod step;
 
+pub use course::{Course, CourseError, Exercise as CourseExercise};
+pub use limits::{Bounded, Ending, Limits, run_bounded, seconds};
 pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName, git_blob_id};
 pub use outcome::{CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report};
 pub use run::{Grade, GradeError, GradeRequest, grade_crate};

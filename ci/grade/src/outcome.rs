@@ -27,6 +27,10 @@ pub enum Status {
     NoSnapshot,
     /// trybuild never reported on the case; the reason says why.
     NotRun(String),
+    /// A limit stopped the case, or its process crashed: it ran past its
+    /// time limit, printed more than the output cap, overflowed its stack.
+    /// The reason says which.
+    Stopped(String),
 }
 
 impl Status {

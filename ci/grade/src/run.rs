@@ -2,12 +2,16 @@
 //! targets in child `cargo test`s and map their reports onto the manifest's
 //! cases.
 
+use crate::limits::{Bounded, Ending, Limits, run_bounded};
 use crate::manifest::{Case, Expect, Manifest, ManifestError, StepName};
 use crate::outcome::{
     CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
 
 /// What to grade, and where to build it.
 #[derive(Debug, Clone)]
@@ -19,6 +23,20 @@ pub struct GradeRequest {
     /// target directory of a `cargo` command that is still running (a `cargo
     /// test` holds its lock while its tests run).
     pub target_dir: Option<PathBuf>,
+    /// The time and output limits of every build and run.
+    pub limits: Limits,
+}
+
+impl GradeRequest {
+    /// Grades `crate_dir` with the default limits, building into its own
+    /// `target/`.
+    pub fn new(crate_dir: impl Into<PathBuf>) -> GradeRequest {
+        GradeRequest {
+            crate_dir: crate_dir.into(),
+            target_dir: None,
+            limits: Limits::default(),
+        }
+    }
 }
 
 /// Why a crate could not be graded at all (as opposed to graded and failing).
@@ -91,33 +109,110 @@ impl Grade {
 ///
 /// A crate that does not compile is still graded: the cases that could not
 /// run are [`Status::NotRun`], with the compiler's errors as their details.
+/// Every build and run is bounded by the request's [`Limits`]: a case that
+/// hangs, floods its output or crashes is [`Status::Stopped`] with the
+/// reason, and grading goes on with the next one.
 pub fn grade_crate(request: &GradeRequest) -> Result<Grade, GradeError> {
     let manifest = Manifest::load(&request.crate_dir.join("grading"))?;
-    let compile_fail = run_test_target(request, "compile_fail")?;
-    let behaviour = run_test_target(request, "behaviour")?;
-    let log = format!(
-        "{}{}{}{}",
-        compile_fail.stdout, compile_fail.stderr, behaviour.stdout, behaviour.stderr
-    );
+    let mut log = String::new();
+    let mut found: Vec<(String, CaseOutcome)> = Vec::new();
 
-    let reported = parse_trybuild_report(&compile_fail.stderr);
-    let tests = parse_libtest_report(&behaviour.stdout);
+    // Compile-fail cases: one trybuild batch per step, each in its own
+    // bounded `cargo test`, so a step that hangs the compiler costs only
+    // that step's cases.
+    for step in StepName::ALL {
+        let cases: Vec<&Case> = manifest
+            .cases_of(step)
+            .filter(|case| case.expect == Expect::CompileFail)
+            .collect();
+        if cases.is_empty() {
+            continue;
+        }
+        let run = cargo_test(
+            request,
+            &["--test", "compile_fail"],
+            &["--exact", step.as_str(), "--test-threads", "1"],
+        )?;
+        log.push_str(&run.stdout);
+        log.push_str(&run.stderr);
+        let reported = parse_trybuild_report(&run.stderr);
+        let ran = run.stdout.contains("running ");
+        for case in cases {
+            let path = manifest.case_path(case);
+            let outcome = reported
+                .iter()
+                .find(|outcome| request.crate_dir.join(&outcome.path) == path)
+                .cloned()
+                .unwrap_or_else(|| match run.stopped_because() {
+                    Some(why) => stopped(
+                        case,
+                        format!("the compile-fail batch of the {step} step was {why}"),
+                        &run.stderr,
+                    ),
+                    None => not_run(case, ran, &run.stderr),
+                });
+            found.push((case.name(), outcome));
+        }
+    }
+
+    // Behaviour cases: one test binary, built once, then run once per case
+    // with the case's own time limit, several at a time.
+    let pass_cases: Vec<&Case> = manifest
+        .cases
+        .iter()
+        .filter(|case| case.expect == Expect::Pass)
+        .collect();
+    if !pass_cases.is_empty() {
+        let build = cargo_test(
+            request,
+            &[
+                "--test",
+                "behaviour",
+                "--no-run",
+                "--message-format",
+                "json-render-diagnostics",
+            ],
+            &[],
+        )?;
+        log.push_str(&build.stderr);
+        match behaviour_executable(&build) {
+            Some(executable) => {
+                let runs = run_cases(request, &executable, &pass_cases);
+                for (case, run) in pass_cases.iter().zip(runs) {
+                    log.push_str(&run.log);
+                    found.push((case.name(), run.outcome));
+                }
+            }
+            None => {
+                for case in &pass_cases {
+                    let outcome = match build.stopped_because() {
+                        Some(why) => stopped(
+                            case,
+                            format!("building the behaviour cases was {why}"),
+                            &build.stderr,
+                        ),
+                        None => not_run(case, false, &build.stderr),
+                    };
+                    found.push((case.name(), outcome));
+                }
+            }
+        }
+    }
+
     let outcomes = manifest
         .cases
         .iter()
         .map(|case| {
-            let outcome = match case.expect {
-                Expect::CompileFail => {
-                    let path = manifest.case_path(case);
-                    reported
-                        .iter()
-                        .find(|outcome| request.crate_dir.join(&outcome.path) == path)
-                        .cloned()
-                        .unwrap_or_else(|| not_run(case, &compile_fail))
-                }
-                Expect::Pass if behaviour.ran => behaviour_outcome(case, &tests),
-                Expect::Pass => not_run(case, &behaviour),
-            };
+            let name = case.name();
+            let outcome = found
+                .iter()
+                .find(|(found, _)| *found == name)
+                .map(|(_, outcome)| outcome.clone())
+                .unwrap_or_else(|| CaseOutcome {
+                    path: case.file.clone(),
+                    status: Status::NotRun("the grader has no runner for this case".to_owned()),
+                    details: String::new(),
+                });
             (case.clone(), outcome)
         })
         .collect();
@@ -128,43 +223,144 @@ pub fn grade_crate(request: &GradeRequest) -> Result<Grade, GradeError> {
     })
 }
 
-/// What one `cargo test --test TARGET` printed.
-struct TargetRun {
-    stdout: String,
-    stderr: String,
-    /// Whether the test binary was built and started.
-    ran: bool,
-}
-
-fn run_test_target(request: &GradeRequest, target: &str) -> Result<TargetRun, GradeError> {
+/// Runs `cargo test --manifest-path CRATE CARGO_ARGS -- TEST_ARGS`, bounded
+/// by the build limit, in the request's target directory.
+fn cargo_test(
+    request: &GradeRequest,
+    cargo_args: &[&str],
+    test_args: &[&str],
+) -> Result<Bounded, GradeError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
         .arg("test")
         .arg("--manifest-path")
         .arg(request.crate_dir.join("Cargo.toml"))
-        .args([
-            "--test", target, "--color", "never", "--", "--color", "never",
-        ])
+        .args(cargo_args)
+        .args(["--color", "never", "--"])
+        .args(test_args)
+        .args(["--color", "never"]);
+    quiet_environment(&mut command);
+    // A snapshot is never rewritten while grading, whatever the caller's
+    // environment says.
+    command.env_remove("TRYBUILD");
+    if let Some(target_dir) = &request.target_dir {
+        command.env("CARGO_TARGET_DIR", target_dir);
+    }
+    run_bounded(
+        command,
+        request.limits.build_time,
+        request.limits.output_bytes,
+    )
+    .map_err(GradeError::Cargo)
+}
+
+fn quiet_environment(command: &mut Command) {
+    command
         .env("TERM", "dumb")
         .env("NO_COLOR", "1")
         // A failing case's panic is what matters, not the runtime's frames.
         .env("RUST_BACKTRACE", "0");
-    if target == "compile_fail" {
-        // One trybuild batch at a time keeps its report in case order.
-        command.args(["--test-threads", "1"]);
+}
+
+/// The test binary that `cargo test --no-run --message-format json...`
+/// reported building, if it did.
+fn behaviour_executable(build: &Bounded) -> Option<PathBuf> {
+    if !matches!(build.ending, Ending::Exited(status) if status.success()) {
+        return None;
     }
-    if let Some(target_dir) = &request.target_dir {
-        command.env("CARGO_TARGET_DIR", target_dir);
-    }
-    let output = command.output().map_err(GradeError::Cargo)?;
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    Ok(TargetRun {
-        ran: stdout.contains("running "),
-        stdout,
-        stderr,
-    })
+    cargo_metadata::Message::parse_stream(build.stdout.as_bytes())
+        .filter_map(Result::ok)
+        .find_map(|message| match message {
+            cargo_metadata::Message::CompilerArtifact(artifact)
+                if artifact.target.name == "behaviour" =>
+            {
+                artifact.executable.map(PathBuf::from)
+            }
+            _ => None,
+        })
+}
+
+/// One behaviour case's run.
+struct CaseRun {
+    outcome: CaseOutcome,
+    log: String,
+}
+
+/// Runs every case's tests in their own bounded process, as many at a time
+/// as the machine has cores, and returns the runs in the order of `cases`.
+fn run_cases(request: &GradeRequest, executable: &Path, cases: &[&Case]) -> Vec<CaseRun> {
+    let workers = thread::available_parallelism().map_or(1, usize::from);
+    let next = AtomicUsize::new(0);
+    let runs: Mutex<Vec<Option<CaseRun>>> = Mutex::new(cases.iter().map(|_| None).collect());
+    thread::scope(|scope| {
+        for _ in 0..workers.min(cases.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(case) = cases.get(index) else { return };
+                    let run = run_case(request, executable, case);
+                    runs.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(run);
+                }
+            });
+        }
+    });
+    runs.into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .zip(cases)
+        .map(|(run, case)| {
+            run.unwrap_or_else(|| CaseRun {
+                outcome: stopped(case, "its runner stopped".to_owned(), ""),
+                log: String::new(),
+            })
+        })
+        .collect()
+}
+
+/// Runs the tests of one behaviour case, in their own bounded process.
+fn run_case(request: &GradeRequest, executable: &Path, case: &Case) -> CaseRun {
+    let prefix = format!("{}::", case.name().replace('/', "::"));
+    let mut command = Command::new(executable);
+    command
+        .arg(&prefix)
+        .args(["--color", "never"])
+        // Under cargo, libtest runs the tests from the package's folder.
+        .current_dir(&request.crate_dir)
+        .env("CARGO_MANIFEST_DIR", &request.crate_dir);
+    quiet_environment(&mut command);
+    let run = match run_bounded(
+        command,
+        request.limits.case_time,
+        request.limits.output_bytes,
+    ) {
+        Ok(run) => run,
+        Err(err) => {
+            return CaseRun {
+                outcome: stopped(case, format!("its test binary could not start: {err}"), ""),
+                log: String::new(),
+            };
+        }
+    };
+    let log = format!("{}{}", run.stdout, run.stderr);
+    let outcome = if let Some(why) = run.stopped_because() {
+        stopped(case, format!("it was {why}"), &run.stderr)
+    } else if run.stderr.contains("has overflowed its stack") {
+        stopped(case, "it overflowed its stack".to_owned(), &run.stderr)
+    } else if !run.stdout.contains("test result: ") {
+        let how = match run.ending {
+            Ending::Exited(status) => status.to_string(),
+            _ => "stopped".to_owned(),
+        };
+        stopped(
+            case,
+            format!("its test process crashed ({how})"),
+            &run.stderr,
+        )
+    } else {
+        behaviour_outcome(case, &parse_libtest_report(&run.stdout))
+    };
+    CaseRun { outcome, log }
 }
 
 /// A behaviour case passes when it has tests and all of them pass.
@@ -194,10 +390,14 @@ fn behaviour_outcome(case: &Case, tests: &[TestResult]) -> CaseOutcome {
     }
 }
 
-fn not_run(case: &Case, run: &TargetRun) -> CaseOutcome {
-    let reason = if run.ran {
+fn not_run(case: &Case, ran: bool, stderr: &str) -> CaseOutcome {
+    // cargo names the target that failed: `could not compile `NAME` (lib)`.
+    let library_failed = stderr
+        .lines()
+        .any(|line| line.contains("could not compile") && line.contains("(lib)"));
+    let reason = if ran {
         "the test run stopped before it reached this case"
-    } else if case.expect == Expect::Pass {
+    } else if case.expect == Expect::Pass && !library_failed {
         "the behaviour cases do not compile against this crate"
     } else {
         "the crate does not compile"
@@ -205,8 +405,22 @@ fn not_run(case: &Case, run: &TargetRun) -> CaseOutcome {
     CaseOutcome {
         path: case.file.clone(),
         status: Status::NotRun(reason.to_owned()),
-        details: stderr_errors(&run.stderr),
+        details: stderr_errors(stderr),
     }
+}
+
+fn stopped(case: &Case, reason: String, stderr: &str) -> CaseOutcome {
+    CaseOutcome {
+        path: case.file.clone(),
+        status: Status::Stopped(reason),
+        details: tail(stderr, 40),
+    }
+}
+
+/// The last `lines` lines of `text`.
+fn tail(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.trim().lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
 }
 
 /// The error messages in cargo's output, without its progress lines.

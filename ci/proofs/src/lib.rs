@@ -139,8 +139,8 @@ pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
         sandbox.missing
     );
     let request = GradeRequest {
-        crate_dir: sandbox.dir,
         target_dir: Some(root.join("target/xsafe/build")),
+        ..GradeRequest::new(sandbox.dir)
     };
     grade_crate(&request)
         .unwrap_or_else(|err| panic!("cannot grade the {label} of {}: {err}", exercise.name))

@@ -1,97 +1,23 @@
-//! The course on disk: its exercises in the order the book teaches them.
+//! The course on disk (read by `xsafe-grade`), and where this tool keeps
+//! what it can rebuild.
 
-use std::path::{Path, PathBuf};
-use xsafe_grade::{Manifest, ManifestError};
+use std::path::PathBuf;
+pub use xsafe_grade::{Course, CourseExercise as Exercise};
 
-/// One exercise, with its grading manifest.
-#[derive(Debug, Clone)]
-pub struct Exercise {
-    /// `exercises/NAME`.
-    pub dir: PathBuf,
-    /// Its manifest.
-    pub manifest: Manifest,
-}
-
-impl Exercise {
-    /// The exercise's folder name, such as `ordered-tree`.
-    pub fn name(&self) -> &str {
-        &self.manifest.exercise
-    }
-}
-
-/// Why the course could not be read.
-#[derive(Debug)]
-pub enum CourseError {
-    /// A file or folder is missing or unreadable.
-    Io(PathBuf, std::io::Error),
-    /// An exercise's manifest is broken.
-    Manifest(ManifestError),
-}
-
-impl std::fmt::Display for CourseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CourseError::Io(path, err) => write!(f, "cannot read {}: {err}", path.display()),
-            CourseError::Manifest(err) => err.fmt(f),
-        }
-    }
-}
-
-/// The course rooted at `root`.
-#[derive(Debug, Clone)]
-pub struct Course {
-    /// The course's root folder.
-    pub root: PathBuf,
-    /// Its exercises, in the order of the book's chapters.
-    pub exercises: Vec<Exercise>,
-}
-
-impl Course {
-    /// Reads the course at `root`: every `exercises/*/grading/manifest.toml`,
-    /// ordered as their chapters appear in `book/src/SUMMARY.md`.
-    pub fn load(root: &Path) -> Result<Course, CourseError> {
-        let root = root
-            .canonicalize()
-            .map_err(|err| CourseError::Io(root.to_path_buf(), err))?;
-        let summary_path = root.join("book/src/SUMMARY.md");
-        let summary = std::fs::read_to_string(&summary_path)
-            .map_err(|err| CourseError::Io(summary_path.clone(), err))?;
-        let exercises_dir = root.join("exercises");
-        let entries = std::fs::read_dir(&exercises_dir)
-            .map_err(|err| CourseError::Io(exercises_dir.clone(), err))?;
-        let mut exercises = Vec::new();
-        for entry in entries.flatten() {
-            let dir = entry.path();
-            if !dir.join("grading").join(Manifest::FILE).is_file() {
-                continue;
-            }
-            let manifest = Manifest::load(&dir.join("grading")).map_err(CourseError::Manifest)?;
-            exercises.push(Exercise { dir, manifest });
-        }
-        exercises.sort_by_key(|exercise| {
-            let link = format!("]({})", exercise.manifest.chapter);
-            (
-                summary.find(&link).unwrap_or(usize::MAX),
-                exercise.manifest.exercise.clone(),
-            )
-        });
-        Ok(Course { root, exercises })
-    }
-
-    /// The exercise called `name`.
-    pub fn exercise(&self, name: &str) -> Option<&Exercise> {
-        self.exercises
-            .iter()
-            .find(|exercise| exercise.name() == name)
-    }
-
+/// The tool's folders inside a course.
+pub trait CourseDirs {
     /// Where the tool builds and keeps what it can rebuild: under `target/`.
-    pub fn work_dir(&self) -> PathBuf {
+    fn work_dir(&self) -> PathBuf;
+    /// The shared target directory of every grade (the proofs use it too).
+    fn build_dir(&self) -> PathBuf;
+}
+
+impl CourseDirs for Course {
+    fn work_dir(&self) -> PathBuf {
         self.root.join("target/xsafe")
     }
 
-    /// The shared target directory of every grade (the proofs use it too).
-    pub fn build_dir(&self) -> PathBuf {
+    fn build_dir(&self) -> PathBuf {
         std::env::var_os("XSAFE_TARGET_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| self.work_dir().join("build"))

@@ -2,7 +2,7 @@
 //! seen is kept in `target/xsafe/hints.json`: safe to delete (the hints then
 //! start again from the first).
 
-use crate::course::{Course, Exercise};
+use crate::course::{Course, CourseDirs, Exercise};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

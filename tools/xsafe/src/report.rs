@@ -2,7 +2,7 @@
 //! learner needs it: per step, the first failing case, what it proves, the
 //! trimmed output that explains it, and what to do next.
 
-use crate::course::{Course, Exercise};
+use crate::course::{Course, CourseDirs, Exercise};
 use crate::term::{self, Paint};
 use anstream::println;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -25,8 +25,8 @@ pub fn grade(course: &Course, exercise: &Exercise) -> Result<(Grade, Duration), 
     spinner.enable_steady_tick(Duration::from_millis(120));
     let started = Instant::now();
     let request = GradeRequest {
-        crate_dir: exercise.dir.clone(),
         target_dir: Some(course.build_dir()),
+        ..GradeRequest::new(exercise.dir.clone())
     };
     let grade = grade_crate(&request);
     spinner.finish_and_clear();
@@ -134,6 +134,7 @@ fn print_failure(grade: &Grade, case: &Case, outcome: &CaseOutcome) {
         Status::Failed => "A test of this case failed:".to_owned(),
         Status::NoSnapshot => "The case has no .stderr snapshot (a course bug: please report it).".to_owned(),
         Status::NotRun(reason) => format!("It could not run: {reason}."),
+        Status::Stopped(reason) => format!("It was stopped: {reason}."),
     };
     println!("  {what}");
     let shown: Vec<&str> = outcome.details.lines().collect();

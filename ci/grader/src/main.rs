@@ -1,0 +1,293 @@
+//! `xsafe-grader`: the instructor's grader.
+//!
+//! Grades a student's copy of the course (a folder, or a revision of a git
+//! checkout) against the pristine course it was built from: only the
+//! learner files are taken from the submission (see [`submission`]), every
+//! build and run is bounded (see `xsafe_grade::Limits`), and the result is
+//! written as text, JSON, JUnit XML or Markdown.
+//!
+//! Exit codes: 0 graded; 1 graded, but `--require-full-marks` was not met;
+//! 2 the grader could not run (bad arguments, no course, unreadable
+//! submission, a revision that does not exist).
+
+mod grading;
+mod render;
+mod report;
+mod submission;
+
+use anstream::{eprintln, println};
+use clap::{Parser, ValueEnum};
+use grading::{Event, Plan};
+use indicatif::{ProgressBar, ProgressStyle};
+use report::Report;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use xsafe_grade::{Course, Limits};
+
+/// Grade a student's copy of the X-safe Rust course.
+///
+/// Only the learner files of each exercise (its `src/` trees, as the
+/// pristine manifest names them) are taken from the submission; they are
+/// copied into a fresh copy of the pristine exercise and graded there, so
+/// edited tests, snapshots, manifests or build scripts have no effect.
+/// Every such difference is reported as ignored.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "Exit status: 0 graded, 1 graded below --require-full-marks, 2 could not grade."
+)]
+struct Cli {
+    /// The submission: a copy of the course (with `exercises/`), or its
+    /// `exercises/` folder.
+    #[arg(required_unless_present = "print_schema")]
+    submission: Option<PathBuf>,
+
+    /// Grade this git revision of SUBMISSION (a git checkout) instead of its
+    /// working tree.
+    #[arg(long, value_name = "REV")]
+    rev: Option<String>,
+
+    /// The pristine course whose cases grade the submission. Default: the
+    /// course this grader was built from.
+    #[arg(long, value_name = "DIR", env = "XSAFE_COURSE")]
+    course: Option<PathBuf>,
+
+    /// Grade only this exercise (repeat for several).
+    #[arg(long = "exercise", short = 'e', value_name = "NAME")]
+    exercises: Vec<String>,
+
+    /// What to print on standard output.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Also write a JUnit XML report to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+
+    /// Also write a Markdown summary to this file (such as
+    /// "$GITHUB_STEP_SUMMARY").
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+
+    /// Where sandboxes are built. Default: COURSE/target/xsafe-grader.
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+
+    /// Cargo's target directory, shared by every exercise. Default:
+    /// WORK_DIR/build.
+    #[arg(long, value_name = "DIR")]
+    target_dir: Option<PathBuf>,
+
+    /// Exercises graded at once.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    jobs: usize,
+
+    /// Seconds one build (or one step's compile-fail batch) may take.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::DEFAULT_BUILD_TIME.as_secs_f64())]
+    build_time_limit: f64,
+
+    /// Seconds one behaviour case may run.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::DEFAULT_CASE_TIME.as_secs_f64())]
+    case_time_limit: f64,
+
+    /// KiB of output a build or a case may print (per stream).
+    #[arg(long, value_name = "KIB", default_value_t = Limits::DEFAULT_OUTPUT_BYTES / 1024)]
+    output_limit: usize,
+
+    /// Exit with 1 unless every graded exercise has full marks (for
+    /// all-or-nothing autograders such as GitHub Classroom's).
+    #[arg(long)]
+    require_full_marks: bool,
+
+    /// Print the JSON schema of the report and exit.
+    #[arg(long)]
+    print_schema: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A line per exercise, the cases that lost points, what was ignored.
+    Human,
+    /// The JSON report (see --print-schema).
+    Json,
+    /// JUnit XML.
+    Junit,
+    /// A Markdown summary.
+    Markdown,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.print_schema {
+        print!("{}", Report::json_schema());
+        return ExitCode::SUCCESS;
+    }
+    match run(&cli) {
+        Ok(report) => {
+            if cli.require_full_marks && report.points < report.max_points {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(message) => {
+            let style = anstyle::Style::new()
+                .bold()
+                .fg_color(Some(anstyle::AnsiColor::Red.into()));
+            eprintln!("{style}error{style:#}: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn seconds_arg(value: f64, flag: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|duration| !duration.is_zero())
+        .ok_or_else(|| format!("--{flag} must be a positive number of seconds, not {value}"))
+}
+
+fn default_course() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(cli: &Cli) -> Result<Report, String> {
+    let started = Instant::now();
+    let limits = Limits {
+        build_time: seconds_arg(cli.build_time_limit, "build-time-limit")?,
+        case_time: seconds_arg(cli.case_time_limit, "case-time-limit")?,
+        output_bytes: cli.output_limit.max(1).saturating_mul(1024),
+    };
+    let course_dir = cli.course.clone().unwrap_or_else(default_course);
+    let course = Course::load(&course_dir)
+        .map_err(|err| format!("cannot read the course at {}: {err}", course_dir.display()))?;
+    if course.exercises.is_empty() {
+        return Err(format!("{} has no exercises", course.root.display()));
+    }
+    let selected: Vec<_> = if cli.exercises.is_empty() {
+        course.exercises.iter().collect()
+    } else {
+        cli.exercises
+            .iter()
+            .map(|name| {
+                course.exercise(name).ok_or_else(|| {
+                    let names: Vec<&str> = course.exercises.iter().map(|e| e.name()).collect();
+                    format!(
+                        "the course has no exercise `{name}` (it has: {})",
+                        names.join(", ")
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+
+    let Some(submission) = cli.submission.as_deref() else {
+        return Err("no submission given".to_owned());
+    };
+    if !submission.is_dir() {
+        return Err(submission::SubmissionError::NotAFolder(submission.to_path_buf()).to_string());
+    }
+    let work_dir = cli
+        .work_dir
+        .clone()
+        .unwrap_or_else(|| course.root.join("target/xsafe-grader"));
+    std::fs::create_dir_all(&work_dir)
+        .map_err(|err| format!("cannot create {}: {err}", work_dir.display()))?;
+    let tree = match &cli.rev {
+        Some(rev) => {
+            let exported = work_dir.join("submission");
+            submission::export_revision(submission, rev, &exported)
+                .map_err(|err| err.to_string())?;
+            exported
+        }
+        None => submission.to_path_buf(),
+    };
+    let exercises_root = submission::exercises_root(&tree);
+    let names: Vec<String> = course
+        .exercises
+        .iter()
+        .map(|e| e.name().to_owned())
+        .collect();
+    let ignored = submission::ignored_outside(&exercises_root, &names);
+
+    let plan = Plan {
+        target_dir: cli
+            .target_dir
+            .clone()
+            .unwrap_or_else(|| work_dir.join("build")),
+        sandboxes: work_dir.join("sandboxes"),
+        exercises_root,
+        course: course.clone(),
+        limits,
+        jobs: cli.jobs,
+    };
+    let bar = ProgressBar::new(selected.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>12.cyan.bold} [{bar:25}] {pos}/{len}: {msg} ({elapsed})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("Grading");
+    let on_terminal = !bar.is_hidden();
+    let progress = |event: Event<'_>| match event {
+        Event::Started(name) => {
+            if on_terminal {
+                bar.set_message(name.to_owned());
+            } else {
+                eprintln!("{:>12} {name}", "Grading");
+            }
+        }
+        Event::Finished(exercise) => {
+            bar.inc(1);
+            bar.set_message(format!(
+                "{} got {}/{}",
+                exercise.name, exercise.points, exercise.max_points
+            ));
+        }
+    };
+    if on_terminal {
+        bar.enable_steady_tick(Duration::from_millis(120));
+    }
+    let exercises = grading::grade_all(&plan, &selected, &progress);
+    bar.finish_and_clear();
+
+    let report = Report::new(
+        submission,
+        cli.rev.clone(),
+        &course.root,
+        limits,
+        ignored,
+        exercises,
+        started.elapsed(),
+    );
+    let json =
+        serde_json::to_string_pretty(&report).map_err(|err| format!("cannot write JSON: {err}"))?;
+    let junit = || render::junit(&report).map_err(|err| format!("cannot write JUnit XML: {err}"));
+    for (path, text) in [
+        (&cli.json, Some(Ok(json.clone()))),
+        (&cli.junit, cli.junit.as_ref().map(|_| junit())),
+        (
+            &cli.markdown,
+            cli.markdown.as_ref().map(|_| Ok(render::markdown(&report))),
+        ),
+    ] {
+        if let (Some(path), Some(text)) = (path, text) {
+            std::fs::write(path, text?)
+                .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        }
+    }
+    match cli.format {
+        Format::Human => anstream::print!("{}", render::human(&report)),
+        Format::Json => println!("{json}"),
+        Format::Junit => println!("{}", junit()?),
+        Format::Markdown => anstream::print!("{}", render::markdown(&report)),
+    }
+    Ok(report)
+}

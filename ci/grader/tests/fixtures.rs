@@ -1,0 +1,486 @@
+//! The grader's fixture submissions (`fixtures/submissions.toml`), each
+//! graded by the real `xsafe-grader` binary and compared, exactly, with the
+//! score, the case outcomes and reasons, and the ignored files it must
+//! report, within a bounded time.
+//!
+//! The fixtures are built from the course itself (the solutions, their
+//! variants, the starters) plus literal edits, so they follow the course
+//! when it changes, and an edit that no longer fits fails loudly.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use xsafe_grade::Course;
+use xsafe_sandbox::Variants;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fixtures {
+    fixture: Vec<Fixture>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fixture {
+    name: String,
+    about: String,
+    start: Start,
+    #[serde(default)]
+    grade: Vec<String>,
+    every: Option<Every>,
+    #[serde(default)]
+    variant: BTreeMap<String, String>,
+    #[serde(default)]
+    edit: Vec<Edit>,
+    #[serde(default)]
+    write: Vec<Write>,
+    #[serde(default)]
+    remove: Vec<Remove>,
+    #[serde(default)]
+    expect: Vec<Expect>,
+    #[serde(default)]
+    ignored_outside: Vec<String>,
+    case_time_limit: Option<f64>,
+    output_limit_kib: Option<usize>,
+    max_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+enum Start {
+    Solution,
+    Starter,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+enum Every {
+    FullMarks,
+    GivenOnly,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edit {
+    file: PathBuf,
+    find: String,
+    replace: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Write {
+    file: PathBuf,
+    text: Option<String>,
+    hex: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Remove {
+    path: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    exercise: String,
+    #[serde(default = "graded")]
+    status: String,
+    points: u64,
+    /// `None`: the fixture's variant for this exercise says which cases fail.
+    failing: Option<BTreeMap<String, String>>,
+    reason: Option<String>,
+    #[serde(default)]
+    ignored: Vec<String>,
+}
+
+/// The cases a variant of a solution fails, each as `lost`.
+fn variant_fails(exercise: &str, name: &str) -> BTreeMap<String, String> {
+    let path = root()
+        .join("solutions")
+        .join(exercise)
+        .join("variants.toml");
+    let variants = Variants::load(&path).unwrap_or_else(|err| panic!("{err}"));
+    variants
+        .variants
+        .iter()
+        .find(|variant| variant.name == name)
+        .map(|variant| {
+            variant
+                .fails
+                .iter()
+                .map(|case| (case.clone(), "lost".to_owned()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn graded() -> String {
+    "graded".to_owned()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the course root exists")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_entry(|entry| entry.file_name() != "target")
+    {
+        let entry = entry.expect("the course is readable");
+        let relative = entry.path().strip_prefix(from).expect("inside the walk");
+        let dest = to.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).expect("create folder");
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), &dest).expect("copy file");
+        }
+    }
+}
+
+fn decode_hex(hex: &str) -> Vec<u8> {
+    let digits: Vec<u8> = hex
+        .bytes()
+        .filter(|byte| !byte.is_ascii_whitespace())
+        .collect();
+    digits
+        .chunks(2)
+        .map(|pair| {
+            let text = std::str::from_utf8(pair).expect("hex is ASCII");
+            u8::from_str_radix(text, 16).expect("valid hex")
+        })
+        .collect()
+}
+
+/// Builds the fixture's submission under `target/` and returns its root.
+fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
+    let root = root();
+    let dest = root
+        .join("target/xsafe/grader-fixtures")
+        .join(&fixture.name);
+    let _ = std::fs::remove_dir_all(&dest);
+    let exercises = dest.join("exercises");
+    for exercise in &course.exercises {
+        let submitted = exercises.join(exercise.name());
+        copy_dir(&exercise.dir, &submitted);
+        if fixture.start == Start::Solution {
+            let solution = root.join("solutions").join(exercise.name());
+            for learner in &exercise.manifest.learner_files {
+                let _ = std::fs::remove_dir_all(submitted.join(learner));
+                copy_dir(&solution.join(learner), &submitted.join(learner));
+            }
+        }
+    }
+    for (exercise, name) in &fixture.variant {
+        let path = root.join("solutions").join(exercise).join("variants.toml");
+        let variants = Variants::load(&path).unwrap_or_else(|err| panic!("{err}"));
+        let overlay = variants
+            .variants
+            .iter()
+            .find(|variant| variant.name == *name)
+            .unwrap_or_else(|| panic!("{} has no variant `{name}`", path.display()));
+        overlay
+            .apply(&exercises.join(exercise))
+            .unwrap_or_else(|err| panic!("fixture {}: {err}", fixture.name));
+    }
+    for edit in &fixture.edit {
+        let path = exercises.join(&edit.file);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("fixture {}: {}: {err}", fixture.name, path.display()));
+        assert_eq!(
+            text.matches(&edit.find).count(),
+            1,
+            "fixture {}: the edit of {} must match exactly once: {:?}",
+            fixture.name,
+            edit.file.display(),
+            edit.find
+        );
+        std::fs::write(&path, text.replacen(&edit.find, &edit.replace, 1)).expect("write edit");
+    }
+    for write in &fixture.write {
+        let path = exercises.join(&write.file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create folder");
+        }
+        let bytes = match (&write.text, &write.hex) {
+            (Some(text), None) => text.as_bytes().to_vec(),
+            (None, Some(hex)) => decode_hex(hex),
+            _ => panic!("fixture {}: a write needs `text` or `hex`", fixture.name),
+        };
+        std::fs::write(&path, bytes).expect("write file");
+    }
+    for remove in &fixture.remove {
+        let path = exercises.join(&remove.path);
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).expect("remove folder");
+        } else {
+            std::fs::remove_file(&path).expect("remove file");
+        }
+    }
+    dest
+}
+
+fn grade(fixture: &Fixture, submission: &Path) -> (Value, Duration) {
+    let root = root();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_xsafe-grader"));
+    command
+        .arg(submission)
+        .args(["--format", "json", "--course"])
+        .arg(&root)
+        .arg("--work-dir")
+        .arg(root.join("target/xsafe/grader"))
+        .arg("--target-dir")
+        .arg(root.join("target/xsafe/build"));
+    for exercise in &fixture.grade {
+        command.args(["--exercise", exercise]);
+    }
+    if let Some(limit) = fixture.case_time_limit {
+        command.args(["--case-time-limit", &limit.to_string()]);
+    }
+    if let Some(kib) = fixture.output_limit_kib {
+        command.args(["--output-limit", &kib.to_string()]);
+    }
+    let started = Instant::now();
+    let output = command.output().expect("the grader starts");
+    let took = started.elapsed();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "fixture {}: the grader must grade (exit 0):\n{}",
+        fixture.name,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("fixture {}: the report is not JSON: {err}", fixture.name));
+    (report, took)
+}
+
+/// Compares one exercise's report with what the fixture expects, and
+/// returns every difference.
+fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &mut Vec<String>) {
+    let mut problem =
+        |text: String| problems.push(format!("{fixture}/{}: {text}", expect.exercise));
+    if exercise["status"] != expect.status.as_str() {
+        problem(format!(
+            "status {} instead of {}",
+            exercise["status"], expect.status
+        ));
+    }
+    if exercise["points"] != expect.points {
+        problem(format!(
+            "{} points instead of {}",
+            exercise["points"], expect.points
+        ));
+    }
+    if let Some(reason) = &expect.reason {
+        let actual = exercise["reason"].as_str().unwrap_or("");
+        if !actual.contains(reason.as_str()) {
+            problem(format!("reason {actual:?} does not say {reason:?}"));
+        }
+    }
+    let failing = expect.failing.clone().unwrap_or_default();
+    let default = failing.get("*");
+    for case in exercise["cases"].as_array().into_iter().flatten() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let wanted = failing
+            .get(name)
+            .or(default)
+            .map_or("passed", String::as_str);
+        let (status, words) = wanted.split_once(": ").unwrap_or((wanted, ""));
+        let reason = case["reason"].as_str().unwrap_or("");
+        // `lost`: any outcome but a pass (a starter's case may fail in
+        // more than one way; each loses the points).
+        let status_ok = if status == "lost" {
+            case["status"] != "passed"
+        } else {
+            case["status"] == status
+        };
+        if !status_ok || !reason.contains(words) {
+            problem(format!(
+                "case {name} is {} ({reason:?}) instead of {wanted:?}",
+                case["status"]
+            ));
+        }
+    }
+    for name in failing.keys().filter(|name| *name != "*") {
+        let known = exercise["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|case| case["name"] == name.as_str());
+        if !known {
+            problem(format!(
+                "the fixture names a case {name} that the exercise does not have"
+            ));
+        }
+    }
+    let ignored: Vec<String> = exercise["ignored"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|ignored| {
+            format!(
+                "{} {}",
+                ignored["path"].as_str().unwrap_or("?"),
+                ignored["change"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    if ignored != expect.ignored {
+        problem(format!(
+            "ignored {ignored:?} instead of {:?}",
+            expect.ignored
+        ));
+    }
+}
+
+fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mut Vec<String>) {
+    let Some(every) = fixture.every else { return };
+    for exercise in &course.exercises {
+        let manifest = &exercise.manifest;
+        let given: u32 = manifest
+            .cases
+            .iter()
+            .filter(|case| case.given)
+            .map(|case| case.points)
+            .sum();
+        let expect = Expect {
+            exercise: exercise.name().to_owned(),
+            status: graded(),
+            points: u64::from(match every {
+                Every::FullMarks => manifest.total_points(),
+                Every::GivenOnly => given,
+            }),
+            failing: Some(match every {
+                Every::FullMarks => BTreeMap::new(),
+                Every::GivenOnly => manifest
+                    .cases
+                    .iter()
+                    .filter(|case| !case.given)
+                    .map(|case| (case.name(), "lost".to_owned()))
+                    .collect(),
+            }),
+            reason: None,
+            ignored: Vec::new(),
+        };
+        match find_exercise(report, exercise.name()) {
+            Some(found) => check_exercise(&fixture.name, found, &expect, problems),
+            None => problems.push(format!(
+                "{}: no report for {}",
+                fixture.name,
+                exercise.name()
+            )),
+        }
+    }
+}
+
+fn find_exercise<'a>(report: &'a Value, name: &str) -> Option<&'a Value> {
+    report["exercises"]
+        .as_array()?
+        .iter()
+        .find(|exercise| exercise["name"] == name)
+}
+
+/// Every fixture gets exactly its expected grade, within its time bound,
+/// and the grader's totals add up.
+#[test]
+fn fixture_submissions_get_their_expected_grades() {
+    let root = root();
+    let course = Course::load(&root).expect("the course loads");
+    let text = std::fs::read_to_string(root.join("ci/grader/fixtures/submissions.toml"))
+        .expect("the fixtures are readable");
+    let fixtures: Fixtures = toml::from_str(&text)
+        .unwrap_or_else(|err| panic!("fixtures/submissions.toml is not valid: {err}"));
+    let only = std::env::var("XSAFE_FIXTURE").ok();
+    let mut problems = Vec::new();
+    let _ = std::fs::remove_file("/tmp/xsafe-grader-ran-a-build-script");
+    for fixture in &fixtures.fixture {
+        if only.as_ref().is_some_and(|only| *only != fixture.name) {
+            continue;
+        }
+        assert!(
+            !fixture.about.is_empty(),
+            "fixture {} says what it is",
+            fixture.name
+        );
+        let submission = build_submission(&course, fixture);
+        let (report, took) = grade(fixture, &submission);
+        eprintln!(
+            "fixture {:<32} graded in {:>6.1}s",
+            fixture.name,
+            took.as_secs_f64()
+        );
+        if took > Duration::from_secs(fixture.max_seconds) {
+            problems.push(format!(
+                "{}: took {:.0}s, more than its bound of {}s",
+                fixture.name,
+                took.as_secs_f64(),
+                fixture.max_seconds
+            ));
+        }
+        check_every(fixture, &course, &report, &mut problems);
+        for expect in &fixture.expect {
+            let from_variant;
+            let expect = match (&expect.failing, fixture.variant.get(&expect.exercise)) {
+                (None, Some(variant)) => {
+                    from_variant = Expect {
+                        failing: Some(variant_fails(&expect.exercise, variant)),
+                        ..expect.clone()
+                    };
+                    &from_variant
+                }
+                _ => expect,
+            };
+            match find_exercise(&report, &expect.exercise) {
+                Some(exercise) => check_exercise(&fixture.name, exercise, expect, &mut problems),
+                None => problems.push(format!(
+                    "{}: no report for {}",
+                    fixture.name, expect.exercise
+                )),
+            }
+        }
+        let outside: Vec<String> = report["ignored"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|ignored| {
+                format!(
+                    "{} {}",
+                    ignored["path"].as_str().unwrap_or("?"),
+                    ignored["change"].as_str().unwrap_or("?")
+                )
+            })
+            .collect();
+        if outside != fixture.ignored_outside {
+            problems.push(format!(
+                "{}: ignored outside exercises {outside:?} instead of {:?}",
+                fixture.name, fixture.ignored_outside
+            ));
+        }
+        let sum: u64 = report["exercises"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|exercise| exercise["points"].as_u64())
+            .sum();
+        if report["points"] != sum {
+            problems.push(format!(
+                "{}: total {} is not the sum {sum}",
+                fixture.name, report["points"]
+            ));
+        }
+    }
+    assert!(
+        !Path::new("/tmp/xsafe-grader-ran-a-build-script").exists(),
+        "a submitted build script ran"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
