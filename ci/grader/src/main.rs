@@ -83,8 +83,11 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     target_dir: Option<PathBuf>,
 
-    /// Exercises graded at once.
-    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    /// Exercises graded at once. Builds share one target directory, so
+    /// they wait for each other; two at a time lets one exercise's tests
+    /// run while the next builds (measured on 2 cores: a warm full grade
+    /// 12.1 s with one, 10.5 s with two; cold, no gain).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 2)]
     jobs: usize,
 
     /// Seconds one build (or one step's compile-fail batch) may take.
