@@ -21,7 +21,7 @@
 //! `TODO(consumption)`.
 //!
 //! Every guarantee has its module, whose documentation states it:
-//! [`relation`](crate::LockAfter) (the order, with no level after itself),
+//! `relation` (the order, with no level after itself),
 //! `token` (one root token per thread, never sent or copied), `mutex`,
 //! `rwlock` (reads follow the order too) and `pair` (two locks of one level,
 //! always in address order). `bank` only uses them.
