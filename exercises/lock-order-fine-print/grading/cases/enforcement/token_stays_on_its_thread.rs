@@ -39,21 +39,35 @@ trait NotSync {
 }
 impl<T: ?Sized> NotSync for &Probe<T> {}
 
+/// Whether `$t` is `Send`.
+macro_rules! is_send {
+    ($t:ty) => {
+        (&Probe::<$t>(PhantomData)).is_send()
+    };
+}
+
+/// Whether `$t` is `Sync`.
+macro_rules! is_sync {
+    ($t:ty) => {
+        (&Probe::<$t>(PhantomData)).is_sync()
+    };
+}
+
 #[test]
 fn a_token_cannot_be_sent() {
-    assert!(!(&Probe::<LockToken<'static, Unlocked>>(PhantomData)).is_send());
-    assert!(!(&Probe::<LockToken<'static, Accounts>>(PhantomData)).is_send());
+    assert!(!is_send!(LockToken<'static, Unlocked>));
+    assert!(!is_send!(LockToken<'static, Accounts>));
 }
 
 #[test]
 fn a_token_cannot_be_shared() {
-    assert!(!(&Probe::<LockToken<'static, Unlocked>>(PhantomData)).is_sync());
+    assert!(!is_sync!(LockToken<'static, Unlocked>));
 }
 
 #[test]
-fn the_probe_sees_send_types() {
-    assert!((&Probe::<u64>(PhantomData)).is_send());
-    assert!(!(&Probe::<std::rc::Rc<u64>>(PhantomData)).is_send());
-    assert!((&Probe::<u64>(PhantomData)).is_sync());
-    assert!(!(&Probe::<std::cell::Cell<u64>>(PhantomData)).is_sync());
+fn the_probe_sees_send_and_sync_types() {
+    assert!(is_send!(u64));
+    assert!(!is_send!(std::rc::Rc<u64>));
+    assert!(is_sync!(u64));
+    assert!(!is_sync!(std::cell::Cell<u64>));
 }
