@@ -1,0 +1,40 @@
+//! # Exercise 4: the fine print of lock ordering
+//!
+//! Chapter 3's ordered mutexes, with the holes closed that the chapter
+//! "The fine print of compile-time lock ordering" shows: two locks of the
+//! same level, more than one root token on a thread, and read locks.
+//!
+//! The starter is the *broken* version. The order itself (`relation`) and
+//! the mutex (`mutex`) are given, complete, from chapter 3. The rest has
+//! holes: tokens can be copied and sent to other threads, `with_token` can
+//! be nested, [`LockToken::new_unchecked`] is safe to call, the read-write
+//! lock and the pair lock ignore the order and are not written, and neither
+//! is the bank. Your work, step by step (run `cargo test -p
+//! lock-order-fine-print`):
+//!
+//! 1. **Definition** is done: keep every public signature that is not
+//!    marked `TODO`, and the syntax of [`impl_lock_after!`].
+//! 2. **Enforcement** (`token.rs`, `rwlock.rs`, `pair.rs`).
+//! 3. **Consumption** (`bank.rs`).
+//!
+//! Every place to work on is marked `TODO(enforcement)` or
+//! `TODO(consumption)`.
+//!
+//! Every guarantee has its module, whose documentation states it:
+//! `relation` (the order, with no level after itself),
+//! `token` (one root token per thread, never sent or copied), `mutex`,
+//! `rwlock` (reads follow the order too) and `pair` (two locks of one level,
+//! always in address order). `bank` only uses them.
+
+pub mod bank;
+mod mutex;
+mod pair;
+mod relation;
+mod rwlock;
+mod token;
+
+pub use mutex::{Lock, OrderedMutex};
+pub use pair::{Both, LockBoth, SameLock};
+pub use relation::{LockAfter, LockBefore, Unlocked};
+pub use rwlock::{OrderedRwLock, ReadLock, WriteLock};
+pub use token::{LockToken, with_token};

@@ -1,0 +1,78 @@
+//! Two mutexes of the same level, locked together.
+//!
+//! The type-level order ranks levels, not mutexes: two accounts, two
+//! sockets, have the same level, and no level comes after itself, so a
+//! token at `Accounts` never locks a second account. This module owns the
+//! property: **two locks of one level are always taken in the same order,
+//! the lock at the lower address first**, whatever order the caller names
+//! them in, so two threads locking the same pair never wait for each other
+//! in a circle. An address is a stable key for as long as it matters: a
+//! mutex cannot move while a thread holds a reference to it.
+
+use crate::mutex::OrderedMutex;
+// TODO(enforcement): your bound will need `LockBefore`.
+#[allow(unused_imports)]
+use crate::relation::LockBefore;
+use crate::token::LockToken;
+use std::sync::MutexGuard;
+
+/// Both arguments of [`LockBoth::lock_both`] are the same mutex: locking it
+/// twice would deadlock, so nothing is locked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SameLock;
+
+impl std::fmt::Display for SameLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the two locks are one lock")
+    }
+}
+
+impl std::error::Error for SameLock {}
+
+/// The guards of two mutexes of one level, in the order they were named,
+/// and a token at their level.
+pub type Both<'a, T, L> = (MutexGuard<'a, T>, MutexGuard<'a, T>, LockToken<'a, L>);
+
+/// Locking two mutexes of the same level with a token at level `H`.
+#[diagnostic::on_unimplemented(
+    message = "a `{H}` token cannot lock this pair: their level is not declared after `{H}`",
+    label = "this token is at `{H}`"
+)]
+pub trait LockBoth<H> {
+    /// The level of both mutexes.
+    type Level;
+    /// What each mutex guards.
+    type Value;
+
+    /// Locks `self` and `other`, the one at the lower address first, and
+    /// returns their guards in the order named (`self`'s first) with a token
+    /// at their level. Refuses, without locking anything, if `self` and
+    /// `other` are the same mutex.
+    fn lock_both<'a>(
+        &'a self,
+        other: &'a Self,
+        token: &'a mut LockToken<'_, H>,
+    ) -> Result<Both<'a, Self::Value, Self::Level>, SameLock>;
+}
+
+// TODO(enforcement): this impl lets a token at any level lock a pair,
+// including a token at the pair's own level: a thread that holds one account
+// could lock two more. Bound it with `H: LockBefore<L>`, and keep
+// `#[diagnostic::do_not_recommend]`.
+#[diagnostic::do_not_recommend]
+impl<H, L, T> LockBoth<H> for OrderedMutex<L, T> {
+    type Level = L;
+    type Value = T;
+
+    fn lock_both<'a>(
+        &'a self,
+        other: &'a Self,
+        token: &'a mut LockToken<'_, H>,
+    ) -> Result<Both<'a, T, L>, SameLock> {
+        // TODO(enforcement): refuse the same mutex twice with `SameLock`; lock
+        // the one at the lower address first (`lock_unordered`), and return
+        // the guards in the order named, with a token at `L`.
+        let _ = (other, token);
+        todo!("LockBoth::lock_both")
+    }
+}
