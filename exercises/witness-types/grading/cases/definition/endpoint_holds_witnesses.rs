@@ -1,0 +1,12 @@
+//! Proves the definition: an `Endpoint` is made of witnesses, a
+//! `UnicastAddr` and a `Port`, so text that was never parsed, such as an
+//! address or a port number read from a configuration file, does not fit.
+use witness_types::Endpoint;
+
+fn main() {
+    let to = Endpoint {
+        addr: "224.0.0.1",
+        port: "0",
+    };
+    println!("{to:?}");
+}

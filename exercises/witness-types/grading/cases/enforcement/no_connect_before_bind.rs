@@ -1,0 +1,14 @@
+//! Proves enforcement: the states come in order. A new socket cannot
+//! connect before it is bound, and a bound socket cannot be bound again.
+use witness_types::{Endpoint, Network, Port, UnicastAddr};
+
+fn main() {
+    let net = Network::new();
+    let local = Endpoint {
+        addr: UnicastAddr::new(std::net::Ipv4Addr::new(10, 0, 0, 1)).expect("unicast"),
+        port: Port::new(5000).expect("not zero"),
+    };
+    let connected = net.socket().connect(local);
+    let twice = net.socket().bind(local).bind(local);
+    let _ = (connected, twice);
+}
