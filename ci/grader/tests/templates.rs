@@ -281,7 +281,7 @@ fn the_classroom_setup_gives_each_exercise_its_points() {
         let named = check_grader_command("github/classroom.yml", &args, &course);
         assert_eq!(
             named,
-            [id.clone()],
+            std::slice::from_ref(&id),
             "test `{id}` grades exactly its exercise"
         );
         assert!(
