@@ -2,7 +2,7 @@
 //! terminal or a log, Markdown for a CI step summary, JUnit XML (written by
 //! `quick-junit`) for test-report viewers, and JSON.
 
-use crate::report::{CaseStatus, Change, ExerciseReport, ExerciseStatus, Report};
+use crate::report::{CaseStatus, Change, ExerciseReport, ExerciseStatus, Ignored, Report};
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -17,6 +17,7 @@ const WARN: Style = Style::new()
     .bold()
     .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)));
 const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
 
 fn change_word(change: Change) -> &'static str {
     match change {
@@ -57,6 +58,16 @@ pub fn exercise_line(exercise: &ExerciseReport) -> String {
     )
 }
 
+fn ignored_line(out: &mut String, folder: &str, ignored: &Ignored, why: &str) {
+    let _ = writeln!(
+        out,
+        "{WARN}{:>12}{WARN:#} {folder}{} ({}): {why}",
+        "ignored",
+        ignored.path,
+        change_word(ignored.change)
+    );
+}
+
 /// The full text report: a line per exercise, then what did not pass and
 /// what was ignored, then the total.
 pub fn human(report: &Report) -> String {
@@ -77,33 +88,30 @@ pub fn human(report: &Report) -> String {
             for case in exercise.failing() {
                 let _ = writeln!(
                     out,
-                    "{:>12} {BOLD}{}{BOLD:#} ({} pts): {}: {}",
+                    "{BAD}{:>12}{BAD:#} {BOLD}{}{BOLD:#} (0/{} pts): {}",
                     status_word(case.status),
                     case.name,
                     case.max_points,
-                    case.proves,
                     case.reason.as_deref().unwrap_or("")
                 );
+                let _ = writeln!(out, "{:>12} {DIM}{}{DIM:#}", "", case.proves);
             }
         }
         for ignored in &exercise.ignored {
-            let _ = writeln!(
-                out,
-                "{WARN}{:>12}{WARN:#} {}/{} ({}): only learner files are graded",
-                "ignored",
-                exercise.name,
-                ignored.path,
-                change_word(ignored.change)
+            ignored_line(
+                &mut out,
+                &format!("{}/", exercise.name),
+                ignored,
+                "only learner files are graded",
             );
         }
     }
     for ignored in &report.ignored {
-        let _ = writeln!(
-            out,
-            "{WARN}{:>12}{WARN:#} exercises/{} ({}): not an exercise of this course",
-            "ignored",
-            ignored.path,
-            change_word(ignored.change)
+        ignored_line(
+            &mut out,
+            "exercises/",
+            ignored,
+            "not an exercise of this course",
         );
     }
     let style = if report.points == report.max_points {

@@ -322,7 +322,18 @@ fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &m
             ));
         }
     }
-    let ignored: Vec<String> = exercise["ignored"]
+    let ignored = ignored_list(&exercise["ignored"]);
+    if ignored != expect.ignored {
+        problem(format!(
+            "ignored {ignored:?} instead of {:?}",
+            expect.ignored
+        ));
+    }
+}
+
+/// A report's list of ignored files, each as `PATH CHANGE`.
+fn ignored_list(ignored: &Value) -> Vec<String> {
+    ignored
         .as_array()
         .into_iter()
         .flatten()
@@ -333,13 +344,7 @@ fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &m
                 ignored["change"].as_str().unwrap_or("?")
             )
         })
-        .collect();
-    if ignored != expect.ignored {
-        problem(format!(
-            "ignored {ignored:?} instead of {:?}",
-            expect.ignored
-        ));
-    }
+        .collect()
 }
 
 fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mut Vec<String>) {
@@ -447,18 +452,7 @@ fn fixture_submissions_get_their_expected_grades() {
                 )),
             }
         }
-        let outside: Vec<String> = report["ignored"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|ignored| {
-                format!(
-                    "{} {}",
-                    ignored["path"].as_str().unwrap_or("?"),
-                    ignored["change"].as_str().unwrap_or("?")
-                )
-            })
-            .collect();
+        let outside = ignored_list(&report["ignored"]);
         if outside != fixture.ignored_outside {
             problems.push(format!(
                 "{}: ignored outside exercises {outside:?} instead of {:?}",
