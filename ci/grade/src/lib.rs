@@ -25,13 +25,15 @@ mod course;
 mod limits;
 mod manifest;
 mod outcome;
+mod parallel;
 mod run;
 mod step;
 
 pub use course::{Course, CourseError, Exercise as CourseExercise};
-pub use limits::{Bounded, Ending, Limits, run_bounded, seconds};
+pub use limits::Limits;
 pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName, git_blob_id};
 pub use outcome::{CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report};
+pub use parallel::in_parallel;
 pub use run::{Grade, GradeError, GradeRequest, grade_crate};
 pub use step::compile_fail_step;
 pub use xsafe_grade_macros::behaviour_cases;

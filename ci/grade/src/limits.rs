@@ -92,7 +92,7 @@ impl Bounded {
 }
 
 /// `1.5 s`, `600 s`.
-pub fn seconds(duration: Duration) -> String {
+fn seconds(duration: Duration) -> String {
     let secs = duration.as_secs_f64();
     if secs.fract() == 0.0 {
         format!("{secs:.0} s")

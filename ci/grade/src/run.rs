@@ -7,10 +7,9 @@ use crate::manifest::{Case, Expect, Manifest, ManifestError, StepName};
 use crate::outcome::{
     CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report,
 };
+use crate::parallel::in_parallel;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 use std::thread;
 
 /// What to grade, and where to build it.
@@ -291,31 +290,7 @@ struct CaseRun {
 /// as the machine has cores, and returns the runs in the order of `cases`.
 fn run_cases(request: &GradeRequest, executable: &Path, cases: &[&Case]) -> Vec<CaseRun> {
     let workers = thread::available_parallelism().map_or(1, usize::from);
-    let next = AtomicUsize::new(0);
-    let runs: Mutex<Vec<Option<CaseRun>>> = Mutex::new(cases.iter().map(|_| None).collect());
-    thread::scope(|scope| {
-        for _ in 0..workers.min(cases.len()) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(case) = cases.get(index) else { return };
-                    let run = run_case(request, executable, case);
-                    runs.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(run);
-                }
-            });
-        }
-    });
-    runs.into_inner()
-        .unwrap_or_else(PoisonError::into_inner)
-        .into_iter()
-        .zip(cases)
-        .map(|(run, case)| {
-            run.unwrap_or_else(|| CaseRun {
-                outcome: stopped(case, "its runner stopped".to_owned(), ""),
-                log: String::new(),
-            })
-        })
-        .collect()
+    in_parallel(cases, workers, |case| run_case(request, executable, case))
 }
 
 /// Runs the tests of one behaviour case, in their own bounded process.

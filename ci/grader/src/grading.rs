@@ -8,13 +8,11 @@
 //! points, and the others are still graded.
 
 use crate::report::{ExerciseReport, ExerciseStatus};
-use crate::submission::ignored_in_exercise;
+use crate::submission::{display, ignored_in_exercise};
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::path::PathBuf;
 use std::time::Instant;
-use xsafe_grade::{Course, CourseExercise, GradeRequest, Limits, grade_crate};
+use xsafe_grade::{Course, CourseExercise, GradeRequest, Limits, grade_crate, in_parallel};
 use xsafe_sandbox::{SandboxSpec, build_sandbox};
 
 /// Where and how to grade.
@@ -42,31 +40,12 @@ pub fn grade_all(
     exercises: &[&CourseExercise],
     progress: &(dyn Fn(Event<'_>) + Sync),
 ) -> Vec<ExerciseReport> {
-    let next = AtomicUsize::new(0);
-    let reports: Mutex<Vec<Option<ExerciseReport>>> =
-        Mutex::new(exercises.iter().map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..plan.jobs.clamp(1, exercises.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(exercise) = exercises.get(index) else {
-                        return;
-                    };
-                    progress(Event::Started(exercise.name()));
-                    let report = grade_guarded(plan, exercise);
-                    progress(Event::Finished(&report));
-                    reports.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some(report);
-                }
-            });
-        }
-    });
-    reports
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner)
-        .into_iter()
-        .flatten()
-        .collect()
+    in_parallel(exercises, plan.jobs, |exercise| {
+        progress(Event::Started(exercise.name()));
+        let report = grade_guarded(plan, exercise);
+        progress(Event::Finished(&report));
+        report
+    })
 }
 
 /// What [`grade_all`] is doing.
@@ -162,8 +141,4 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
             started.elapsed(),
         ),
     }
-}
-
-fn display(path: &Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
 }

@@ -155,6 +155,10 @@ fn seconds_arg(value: f64, flag: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("--{flag} must be a positive number of seconds, not {value}"))
 }
 
+fn write_report(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
 fn default_course() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -271,24 +275,20 @@ fn run(cli: &Cli) -> Result<Report, String> {
         started.elapsed(),
     );
     let json =
-        serde_json::to_string_pretty(&report).map_err(|err| format!("cannot write JSON: {err}"))?;
+        || serde_json::to_string_pretty(&report).map_err(|err| format!("cannot write JSON: {err}"));
     let junit = || render::junit(&report).map_err(|err| format!("cannot write JUnit XML: {err}"));
-    for (path, text) in [
-        (&cli.json, Some(Ok(json.clone()))),
-        (&cli.junit, cli.junit.as_ref().map(|_| junit())),
-        (
-            &cli.markdown,
-            cli.markdown.as_ref().map(|_| Ok(render::markdown(&report))),
-        ),
-    ] {
-        if let (Some(path), Some(text)) = (path, text) {
-            std::fs::write(path, text?)
-                .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
-        }
+    if let Some(path) = &cli.json {
+        write_report(path, &json()?)?;
+    }
+    if let Some(path) = &cli.junit {
+        write_report(path, &junit()?)?;
+    }
+    if let Some(path) = &cli.markdown {
+        write_report(path, &render::markdown(&report))?;
     }
     match cli.format {
         Format::Human => anstream::print!("{}", render::human(&report)),
-        Format::Json => println!("{json}"),
+        Format::Json => println!("{}", json()?),
         Format::Junit => println!("{}", junit()?),
         Format::Markdown => anstream::print!("{}", render::markdown(&report)),
     }

@@ -133,7 +133,8 @@ fn same_content(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn display(path: &Path) -> String {
+/// A path as the reports write it: `/` between parts, on every platform.
+pub fn display(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use xsafe_grade::Course;
-use xsafe_sandbox::Variants;
+use xsafe_sandbox::{Overlay, Variants, copy_tree};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -98,8 +98,9 @@ struct Expect {
     ignored: Vec<String>,
 }
 
-/// The cases a variant of a solution fails, each as `lost`.
-fn variant_fails(exercise: &str, name: &str) -> BTreeMap<String, String> {
+/// The variant `name` of the solution of `exercise`, from its
+/// `variants.toml`.
+fn find_variant(exercise: &str, name: &str) -> Overlay {
     let path = root()
         .join("solutions")
         .join(exercise)
@@ -107,16 +108,18 @@ fn variant_fails(exercise: &str, name: &str) -> BTreeMap<String, String> {
     let variants = Variants::load(&path).unwrap_or_else(|err| panic!("{err}"));
     variants
         .variants
-        .iter()
+        .into_iter()
         .find(|variant| variant.name == name)
-        .map(|variant| {
-            variant
-                .fails
-                .iter()
-                .map(|case| (case.clone(), "lost".to_owned()))
-                .collect()
-        })
-        .unwrap_or_default()
+        .unwrap_or_else(|| panic!("{} has no variant `{name}`", path.display()))
+}
+
+/// The cases a variant of a solution fails, each as `lost`.
+fn variant_fails(exercise: &str, name: &str) -> BTreeMap<String, String> {
+    find_variant(exercise, name)
+        .fails
+        .into_iter()
+        .map(|case| (case, "lost".to_owned()))
+        .collect()
 }
 
 fn graded() -> String {
@@ -131,19 +134,7 @@ fn root() -> PathBuf {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_entry(|entry| entry.file_name() != "target")
-    {
-        let entry = entry.expect("the course is readable");
-        let relative = entry.path().strip_prefix(from).expect("inside the walk");
-        let dest = to.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).expect("create folder");
-        } else if entry.file_type().is_file() {
-            std::fs::copy(entry.path(), &dest).expect("copy file");
-        }
-    }
+    copy_tree(from, to).unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
 }
 
 fn decode_hex(hex: &str) -> Vec<u8> {
@@ -180,14 +171,7 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
         }
     }
     for (exercise, name) in &fixture.variant {
-        let path = root.join("solutions").join(exercise).join("variants.toml");
-        let variants = Variants::load(&path).unwrap_or_else(|err| panic!("{err}"));
-        let overlay = variants
-            .variants
-            .iter()
-            .find(|variant| variant.name == *name)
-            .unwrap_or_else(|| panic!("{} has no variant `{name}`", path.display()));
-        overlay
+        find_variant(exercise, name)
             .apply(&exercises.join(exercise))
             .unwrap_or_else(|err| panic!("fixture {}: {err}", fixture.name));
     }

@@ -11,4 +11,4 @@ mod overlay;
 mod sandbox;
 
 pub use overlay::{Edit, Overlay, OverlayError, Variants};
-pub use sandbox::{Sandbox, SandboxError, SandboxSpec, build_sandbox};
+pub use sandbox::{Sandbox, SandboxError, SandboxSpec, build_sandbox, copy_tree};

@@ -109,7 +109,7 @@ pub fn build_sandbox(spec: &SandboxSpec<'_>, dest: &Path) -> Result<Sandbox, San
 
 /// Copies a file, or a folder's regular files and folders (no symbolic
 /// links, no `target/`), to `to`.
-fn copy_tree(from: &Path, to: &Path) -> Result<(), SandboxError> {
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), SandboxError> {
     let walk = WalkDir::new(from)
         .into_iter()
         .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != "target");
