@@ -1,39 +1,42 @@
-//! Grading of X-safe Rust exercises.
+//! The X-safe Rust grading engine.
 //!
-//! Every exercise has a `grading/` folder with a [`Manifest`] (`manifest.toml`)
-//! and its cases, of two kinds:
+//! [`grade`] grades one exercise crate: it generates a cargo workspace for
+//! the exercise's cases ([`project`]), builds it once, and decides:
 //!
-//! * **compile-fail** cases: programs the compiler must reject with exactly
-//!   the diagnostics recorded next to them (a `.stderr` file), checked by
-//!   [trybuild](https://docs.rs/trybuild), so a case never passes because of
-//!   an unrelated error;
-//! * **behaviour** (`pass`) cases: files of `#[test]` functions that use the
-//!   exercise's API and assert what it does at run time.
+//! * **compile-fail** cases from the compiler's JSON diagnostics against
+//!   the `//~` annotations in the case files ([`compile_fail`]), in a build
+//!   where no learner code runs (a learner's procedural macros are
+//!   recorded in a confined build and replayed: [`macros`]);
+//! * **behaviour** cases by running their `observe` half, linked with the
+//!   learner's code, confined ([`isolation`]), and handing what it printed
+//!   to their `judge` half, built without it ([`behaviour`]);
+//! * the **surface** case from the crate's expanded public items
+//!   ([`surface`]).
 //!
-//! This crate has two sides:
-//!
-//! * **Inside the exercise's tests**: `tests/compile_fail.rs` is just
-//!   [`compile_fail_cases!()`](compile_fail_cases), one test per step, and
-//!   `tests/behaviour.rs` is just
-//!   [`behaviour_cases!()`](behaviour_cases), so `cargo test -p EXERCISE`
-//!   runs every case, named by step.
-//! * **From outside** ([`grade_crate`]): run those tests in child processes,
-//!   read their reports back, and return a [`Grade`] with the outcome of
-//!   every case, for tools that show progress or compute scores.
+//! Every process it starts is bounded in time, output and memory
+//! ([`limits`]), and builds that share a target directory wait for each
+//! other outside their time limits ([`build`]).
 
-mod course;
-mod limits;
-mod manifest;
+pub mod behaviour;
+pub mod build;
+pub mod compile_fail;
+mod grade;
+pub mod isolation;
+pub mod limits;
+pub mod macros;
 mod outcome;
 mod parallel;
-mod run;
-mod step;
+pub mod project;
+pub mod surface;
+pub mod toolchain;
 
-pub use course::{Course, CourseError, Exercise as CourseExercise};
+pub use grade::{GradeError, GradeRequest, grade};
+pub use isolation::Isolation;
 pub use limits::Limits;
-pub use manifest::{Case, Expect, Manifest, ManifestError, Step, StepName, git_blob_id};
-pub use outcome::{CaseOutcome, Status, TestResult, parse_libtest_report, parse_trybuild_report};
+pub use outcome::{CaseOutcome, Grade, Status};
 pub use parallel::in_parallel;
-pub use run::{Grade, GradeError, GradeRequest, grade_crate};
-pub use step::compile_fail_step;
-pub use xsafe_grade_macros::behaviour_cases;
+pub use toolchain::Toolchain;
+pub use xsafe_course::{
+    Case, Course, CourseError, Exercise as CourseExercise, Expect, Manifest, ManifestError, Step,
+    StepName, git_blob_id,
+};

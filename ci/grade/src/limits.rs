@@ -1,17 +1,21 @@
 //! Bounded child processes: the one place where grading starts a program.
 //!
-//! **Invariant**: every build and every test run that grading starts ends
-//! within its time limit, and at most its output cap of what it prints is
-//! kept. A child that runs too long or prints too much is killed, together
-//! with everything it started (on Unix it runs in its own process group, so
-//! the `rustc`s under a `cargo` and the threads-turned-processes of a test
-//! die with it), and the caller learns which limit stopped it.
+//! **Invariant**: every build and every run that grading starts ends within
+//! its time limit, keeps at most its output cap of what it prints, gets at
+//! most its memory limit, and leaves no process behind. A child that runs
+//! too long or prints too much is killed, together with everything it
+//! started: it runs in its own process group, and on Linux the grader is a
+//! *subreaper*, so a process that leaves the group (a daemon, a new
+//! session) is re-parented to the grader when its parent dies, and killed
+//! when the run ends. (Isolated runs are in a process namespace as well:
+//! see `isolation`.) The caller learns which limit stopped the child.
 //!
 //! The rest of the crate never calls `Command::output`: it goes through
-//! [`run_bounded`], so a submission that loops, floods its output or hangs
-//! the compiler cannot hang or exhaust the grader.
+//! [`run_bounded`], so a submission that loops, floods its output, eats
+//! memory, forks or hangs the compiler cannot hang or exhaust the grader.
 
-use std::io::Read;
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -29,6 +33,9 @@ pub struct Limits {
     /// How many bytes of each of stdout and stderr a child may print before
     /// it is stopped.
     pub output_bytes: usize,
+    /// How much memory (address space) each process of a build or a run
+    /// may take.
+    pub memory_bytes: u64,
 }
 
 impl Limits {
@@ -40,6 +47,38 @@ impl Limits {
     /// Far more than any honest report (a full compile-fail batch prints
     /// tens of kilobytes).
     pub const DEFAULT_OUTPUT_BYTES: usize = 4 << 20;
+    /// Four times what a build of the course needs (rustc stays under
+    /// 1 GiB of address space on these exercises).
+    pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;
+
+    /// The bounds of one build.
+    pub fn build(&self) -> Bounds {
+        Bounds {
+            time: self.build_time,
+            output_bytes: self.output_bytes,
+            memory_bytes: self.memory_bytes,
+        }
+    }
+
+    /// The bounds of one behaviour case's run.
+    pub fn case(&self) -> Bounds {
+        Bounds {
+            time: self.case_time,
+            output_bytes: self.output_bytes,
+            memory_bytes: self.memory_bytes,
+        }
+    }
+}
+
+/// The bounds of one child process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// How long it may run.
+    pub time: Duration,
+    /// How much of each of its output streams is kept before it is stopped.
+    pub output_bytes: usize,
+    /// Its address-space limit (each of its processes).
+    pub memory_bytes: u64,
 }
 
 impl Default for Limits {
@@ -48,6 +87,7 @@ impl Default for Limits {
             build_time: Self::DEFAULT_BUILD_TIME,
             case_time: Self::DEFAULT_CASE_TIME,
             output_bytes: Self::DEFAULT_OUTPUT_BYTES,
+            memory_bytes: Self::DEFAULT_MEMORY_BYTES,
         }
     }
 }
@@ -101,54 +141,176 @@ fn seconds(duration: Duration) -> String {
     }
 }
 
-/// Runs `command` with no input, its output piped and capped, and kills it
-/// (with its process group) when it exceeds `time` or prints more than
-/// `output_bytes` on either stream.
+/// Runs `command` with `input` on its standard input (or none), its
+/// output piped and capped, its memory limited, and kills it (with its
+/// process group, and any process it left behind) when it exceeds the time
+/// limit or prints more than the cap on either stream.
 ///
 /// Returns an error only if the program cannot be started.
 pub fn run_bounded(
     mut command: Command,
-    time: Duration,
-    output_bytes: usize,
+    bounds: Bounds,
+    input: Option<Vec<u8>>,
 ) -> std::io::Result<Bounded> {
     command
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
+        let memory = bounds.memory_bytes;
+        // SAFETY: between fork and exec, only `setrlimit` runs, which is
+        // async-signal-safe and touches no memory of the parent.
+        unsafe {
+            command.pre_exec(move || {
+                use nix::sys::resource::{Resource, setrlimit};
+                setrlimit(Resource::RLIMIT_AS, memory, memory).map_err(std::io::Error::from)
+            });
+        }
     }
-    let mut child = command.spawn()?;
+    let mut child = {
+        // Registered before it can fork, so the sweep never takes it for
+        // an orphan.
+        let mut roots = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        let child = command.spawn()?;
+        roots.insert(child.id());
+        child
+    };
+    if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
+        thread::spawn(move || {
+            // A child that does not read its input is its own problem.
+            let _ = stdin.write_all(&input);
+        });
+    }
     let overflow = Arc::new(AtomicBool::new(false));
-    let stdout = capture(child.stdout.take(), output_bytes, &overflow);
-    let stderr = capture(child.stderr.take(), output_bytes, &overflow);
+    let stdout = capture(child.stdout.take(), bounds.output_bytes, &overflow);
+    let stderr = capture(child.stderr.take(), bounds.output_bytes, &overflow);
 
     let started = Instant::now();
     let ending = loop {
         if overflow.load(Ordering::SeqCst) {
             kill_group(&mut child);
-            break Ending::OutputCapped(output_bytes);
+            break Ending::OutputCapped(bounds.output_bytes);
         }
-        match child.try_wait()? {
-            Some(status) => break Ending::Exited(status),
-            None if started.elapsed() >= time => {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ending::Exited(status),
+            Ok(None) if started.elapsed() >= bounds.time => {
                 kill_group(&mut child);
-                break Ending::TimedOut(time);
+                break Ending::TimedOut(bounds.time);
             }
-            None => thread::sleep(Duration::from_millis(10)),
+            Ok(None) => thread::sleep(Duration::from_millis(5)),
+            Err(err) => {
+                kill_group(&mut child);
+                forget(&child);
+                return Err(err);
+            }
         }
     };
-    // Whatever the child left running (a grandchild holding the pipes open)
-    // goes too; then the readers see the end of their pipes.
+    // Whatever the child left running in its group (a grandchild holding
+    // the pipes open) goes too, and so does any orphan it left outside it;
+    // then the readers see the end of their pipes.
     kill_group(&mut child);
     let _ = child.wait();
+    forget(&child);
+    if ADOPTING.load(Ordering::SeqCst) {
+        sweep_orphans();
+    }
     Ok(Bounded {
         stdout: stdout.finish(),
         stderr: stderr.finish(),
         ending,
     })
+}
+
+/// The children this process started through [`run_bounded`] that are
+/// still running: every other child it has is an orphan some run left.
+static RUNNING: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn forget(child: &Child) {
+    RUNNING
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&child.id());
+}
+
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process adopt the orphans of its descendants (Linux), and
+/// kill them as each bounded run ends. For a program that runs untrusted
+/// code and starts no other long-lived child of its own (the instructor's
+/// grader, the proofs): every child that [`run_bounded`] did not start,
+/// or whose run has ended, is killed. Returns whether adoption is on.
+pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        if nix::sys::prctl::set_child_subreaper(true).is_ok() {
+            ADOPTING.store(true, Ordering::SeqCst);
+        }
+    }
+    ADOPTING.load(Ordering::SeqCst)
+}
+
+/// Kills and reaps every child of this process that is not a running
+/// [`run_bounded`] child: processes that escaped a finished run's process
+/// group and were re-parented here.
+fn sweep_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::signal::{Signal, kill};
+        use nix::sys::wait::{WaitPidFlag, waitpid};
+        use nix::unistd::Pid;
+        let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        // Killing an orphan re-parents its own children here: sweep until
+        // none is left (a fork bomb is bounded by the passes and by its
+        // run's memory limit).
+        for _pass in 0..64 {
+            let orphans: Vec<u32> = children_of_this_process()
+                .into_iter()
+                .filter(|pid| !running.contains(pid))
+                .collect();
+            if orphans.is_empty() {
+                return;
+            }
+            for pid in orphans {
+                let Ok(raw) = i32::try_from(pid) else {
+                    continue;
+                };
+                let pid = Pid::from_raw(raw);
+                let _ = kill(pid, Signal::SIGKILL);
+                let _ = waitpid(pid, Some(WaitPidFlag::empty()));
+            }
+        }
+    }
+}
+
+/// The process ids whose parent is this process, read from `/proc`.
+#[cfg(target_os = "linux")]
+fn children_of_this_process() -> Vec<u32> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            // `/proc/PID/stat`: `PID (COMM) STATE PPID ...`; COMM may hold
+            // spaces and parentheses, so read after the last `)`.
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let after = &stat[stat.rfind(')')? + 1..];
+                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(me)
+        })
+        .collect()
 }
 
 /// A thread that keeps at most `cap` bytes of a pipe and raises `overflow`
@@ -220,6 +382,62 @@ fn kill_group(child: &mut Child) {
 mod tests {
     use super::*;
 
+    fn bounds(millis: u64, output_bytes: usize) -> Bounds {
+        Bounds {
+            time: Duration::from_millis(millis),
+            output_bytes,
+            memory_bytes: Limits::DEFAULT_MEMORY_BYTES,
+        }
+    }
+
+    /// Input reaches the child, and a child that leaves its process group
+    /// (a new session, as a daemon does) is gone once the run ends.
+    #[test]
+    fn feeds_input_and_leaves_no_process_behind() {
+        assert!(adopt_orphans(), "this test needs Linux's subreaper");
+        let marker = format!("xsafe-orphan-{}", std::process::id());
+        let run = run_bounded(
+            shell(&format!(
+                "cat; setsid sh -c 'exec -a {marker} sleep 60' </dev/null >/dev/null 2>&1 & exit 0"
+            )),
+            bounds(10_000, 1024),
+            Some(b"fed".to_vec()),
+        )
+        .expect("sh starts");
+        assert_eq!(run.stdout, "fed");
+        thread::sleep(Duration::from_millis(200));
+        let left = std::fs::read_dir("/proc")
+            .expect("/proc")
+            .flatten()
+            .filter(|entry| {
+                std::fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(&marker))
+            })
+            .count();
+        assert_eq!(left, 0, "the daemon the run started is still running");
+    }
+
+    /// A child that allocates past the memory limit fails to, and is
+    /// reported as it exits.
+    #[test]
+    fn limits_memory() {
+        let run = run_bounded(
+            shell("head -c 300000000 /dev/zero | tr '\\0' x | sort >/dev/null"),
+            Bounds {
+                memory_bytes: 64 << 20,
+                ..bounds(20_000, 1024)
+            },
+            None,
+        )
+        .expect("sh starts");
+        assert!(
+            matches!(run.ending, Ending::Exited(status) if !status.success()),
+            "{:?} {}",
+            run.ending,
+            run.stderr
+        );
+    }
+
     fn shell(script: &str) -> Command {
         let mut command = Command::new("sh");
         command.args(["-c", script]);
@@ -231,8 +449,8 @@ mod tests {
     fn keeps_output_and_status() {
         let run = run_bounded(
             shell("echo out; echo err >&2; exit 3"),
-            Duration::from_secs(10),
-            1024,
+            bounds(10_000, 1024),
+            None,
         )
         .expect("sh starts");
         assert_eq!(run.stdout, "out\n");
@@ -248,8 +466,8 @@ mod tests {
         let started = Instant::now();
         let run = run_bounded(
             shell("sleep 30 & sleep 30; echo never"),
-            Duration::from_millis(300),
-            1024,
+            bounds(300, 1024),
+            None,
         )
         .expect("sh starts");
         assert_eq!(run.ending, Ending::TimedOut(Duration::from_millis(300)));
@@ -270,8 +488,8 @@ mod tests {
     #[test]
     fn stops_a_flood_at_the_cap() {
         let started = Instant::now();
-        let run = run_bounded(shell("yes flood >&2"), Duration::from_secs(20), 64 * 1024)
-            .expect("sh starts");
+        let run =
+            run_bounded(shell("yes flood >&2"), bounds(20_000, 64 * 1024), None).expect("sh starts");
         assert_eq!(run.ending, Ending::OutputCapped(64 * 1024));
         assert_eq!(run.stderr.len(), 64 * 1024);
         assert!(started.elapsed() < Duration::from_secs(10));

@@ -1,15 +1,14 @@
 //! Support for the proofs in `tests/`: find the course's exercises and grade
-//! sandboxes of them.
+//! sandboxes of them, on every toolchain the proofs are asked to cover.
 //!
-//! All sandboxes live under `target/xsafe/sandboxes/` and build into one
-//! shared target directory, `target/xsafe/build`. That cannot be the
-//! workspace's own `target/`: the `cargo test` running these proofs holds its
-//! lock while they run.
+//! Sandboxes live under `target/xsafe/proofs/`, one folder per exercise and
+//! submission, and build into one shared target directory,
+//! `target/xsafe/proofs/build` (not the workspace's own `target/`: the
+//! `cargo test` running these proofs holds its lock while they run).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
-use xsafe_grade::{Grade, GradeRequest, git_blob_id, grade_crate};
+use xsafe_grade::{Grade, GradeRequest, git_blob_id, grade};
 use xsafe_sandbox::{Overlay, SandboxSpec, Variants, build_sandbox};
 
 /// One exercise of the course with its reference solution.
@@ -36,17 +35,42 @@ impl Exercise {
 
 /// The course's root folder.
 pub fn course_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the course's root exists")
 }
 
-/// Every exercise under `exercises/`, by name. Each must have a solution.
+/// The toolchains the proofs grade with: `XSAFE_TOOLCHAINS` (names rustup
+/// knows, separated by commas), or the one `rustc` resolves to here.
+pub fn toolchains() -> Vec<Option<String>> {
+    match std::env::var("XSAFE_TOOLCHAINS") {
+        Ok(names) if !names.trim().is_empty() => names
+            .split(',')
+            .map(|name| Some(name.trim().to_owned()))
+            .collect(),
+        _ => vec![None],
+    }
+}
+
+/// A toolchain's name in messages and folder names.
+pub fn toolchain_label(toolchain: &Option<String>) -> String {
+    toolchain.clone().unwrap_or_else(|| "default".to_owned())
+}
+
+/// Every exercise under `exercises/`, by name (`XSAFE_EXERCISES`, names
+/// separated by commas, keeps only those). Each must have a solution.
 pub fn exercises() -> Vec<Exercise> {
     let root = course_root();
+    let only: Vec<String> = std::env::var("XSAFE_EXERCISES")
+        .map(|names| names.split(',').map(|name| name.trim().to_owned()).collect())
+        .unwrap_or_default();
     let mut names: Vec<String> = std::fs::read_dir(root.join("exercises"))
         .expect("the course has an exercises/ folder")
         .filter_map(Result::ok)
         .filter(|entry| entry.path().join("Cargo.toml").is_file())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| only.is_empty() || only.contains(name))
         .collect();
     names.sort();
     assert!(!names.is_empty(), "no exercise found under exercises/");
@@ -98,19 +122,26 @@ pub enum Submission<'a> {
     Variant(&'a Overlay),
 }
 
-static ONE_GRADE_AT_A_TIME: Mutex<()> = Mutex::new(());
+impl Submission<'_> {
+    /// `starter`, `solution`, `variant-NAME`.
+    pub fn label(&self) -> String {
+        match self {
+            Submission::Starter => "starter".to_owned(),
+            Submission::Solution => "solution".to_owned(),
+            Submission::Variant(overlay) => format!("variant-{}", overlay.name),
+        }
+    }
+}
 
-/// Grades a sandbox of `exercise` holding `submission`.
-pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
-    let _turn: MutexGuard<'_, ()> = ONE_GRADE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
+/// Grades a sandbox of `exercise` holding `submission`, with `toolchain`.
+pub fn grade_submission(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+) -> Grade {
     let root = course_root();
-    let label = match submission {
-        Submission::Starter => "starter".to_owned(),
-        Submission::Solution => "solution".to_owned(),
-        Submission::Variant(overlay) => format!("variant-{}", overlay.name),
-    };
+    let label = submission.label();
+    let proofs = root.join("target/xsafe/proofs");
     let spec = SandboxSpec {
         exercise_dir: &exercise.starter,
         learner_dir: match submission {
@@ -123,10 +154,8 @@ pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
         },
         lockfile: Some(&root.join("Cargo.lock")),
     };
-    let dest = root
-        .join("target/xsafe/sandboxes")
-        .join(format!("{}-{label}", exercise.name));
-    let sandbox = build_sandbox(&spec, &dest).unwrap_or_else(|err| {
+    let folder = format!("{}-{label}", exercise.name);
+    let sandbox = build_sandbox(&spec, &proofs.join("sandboxes").join(&folder)).unwrap_or_else(|err| {
         panic!(
             "cannot build the {label} sandbox of {}: {err}",
             exercise.name
@@ -139,18 +168,39 @@ pub fn grade(exercise: &Exercise, submission: Submission<'_>) -> Grade {
         sandbox.missing
     );
     let request = GradeRequest {
-        target_dir: Some(root.join("target/xsafe/build")),
-        ..GradeRequest::new(sandbox.dir)
+        crate_dir: sandbox.dir.clone(),
+        work_dir: proofs
+            .join("work")
+            .join(toolchain_label(toolchain))
+            .join(&folder),
+        target_dir: proofs.join("build"),
+        lockfile: Some(root.join("Cargo.lock")),
+        limits: xsafe_grade::Limits::default(),
+        seed: None,
+        only: Vec::new(),
+        toolchain: toolchain.clone(),
+        show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],
     };
-    grade_crate(&request)
-        .unwrap_or_else(|err| panic!("cannot grade the {label} of {}: {err}", exercise.name))
+    grade(&request).unwrap_or_else(|err| {
+        panic!(
+            "cannot grade the {label} of {} with {}: {err}",
+            exercise.name,
+            toolchain_label(toolchain)
+        )
+    })
 }
 
 /// A readable account of a grade, for assertion messages.
 pub fn describe(grade: &Grade) -> String {
     let mut text = String::new();
+    if let Some(errors) = &grade.crate_errors {
+        text.push_str("  the crate does not compile:\n");
+        for line in errors.lines().take(40) {
+            text.push_str(&format!("      | {line}\n"));
+        }
+    }
     for (case, outcome) in &grade.outcomes {
-        text.push_str(&format!("  {:<55} {:?}\n", case.name(), outcome.status));
+        text.push_str(&format!("  {:<55} {}\n", case.name(), outcome.status));
         if !outcome.status.is_pass() && !outcome.details.is_empty() {
             for line in outcome.details.lines().take(40) {
                 text.push_str(&format!("      | {line}\n"));

@@ -11,28 +11,34 @@
 //! Every grade runs in a sandbox: a fresh copy of the exercise with the
 //! submission's learner files, as an instructor's grader would build it.
 
-use xsafe_grading_proofs::{Submission, describe, exercises, grade};
+use xsafe_grading_proofs::{
+    Submission, describe, exercises, grade_submission, toolchain_label, toolchains,
+};
 
 /// Proof 1: the solution passes every case.
 #[test]
 fn solutions_score_full_marks() {
-    for exercise in exercises() {
-        let grade = grade(&exercise, Submission::Solution);
-        assert!(
-            grade.failing().is_empty(),
-            "the solution of {} must pass every case:\n{}",
-            exercise.name,
-            describe(&grade)
-        );
-        assert_eq!(grade.points(), grade.manifest.total_points());
+    for toolchain in toolchains() {
+        for exercise in exercises() {
+            let grade = grade_submission(&exercise, Submission::Solution, &toolchain);
+            assert!(
+                grade.failing().is_empty(),
+                "the solution of {} must pass every case with {}:\n{}",
+                exercise.name,
+                toolchain_label(&toolchain),
+                describe(&grade)
+            );
+            assert_eq!(grade.points(), grade.manifest.total_points());
+        }
     }
 }
 
 /// Proof 2: the starter fails exactly the cases that are not `given`.
 #[test]
 fn starters_fail_every_case_that_needs_work() {
+    for toolchain in toolchains() {
     for exercise in exercises() {
-        let grade = grade(&exercise, Submission::Starter);
+        let grade = grade_submission(&exercise, Submission::Starter, &toolchain);
         let needs_work: Vec<String> = grade
             .manifest
             .cases
@@ -48,16 +54,19 @@ fn starters_fail_every_case_that_needs_work() {
         assert_eq!(
             grade.failing(),
             needs_work,
-            "the starter of {} must fail exactly the cases that need work:\n{}",
+            "the starter of {} must fail exactly the cases that need work, with {}:\n{}",
             exercise.name,
+            toolchain_label(&toolchain),
             describe(&grade)
         );
+    }
     }
 }
 
 /// Proofs 3 and 4: every variant fails exactly the cases it declares.
 #[test]
 fn variants_score_as_declared() {
+    for toolchain in toolchains() {
     for exercise in exercises() {
         let variants = exercise.variants();
         assert!(
@@ -75,7 +84,7 @@ fn variants_score_as_declared() {
             exercise.name
         );
         for variant in &variants {
-            let grade = grade(&exercise, Submission::Variant(variant));
+            let grade = grade_submission(&exercise, Submission::Variant(variant), &toolchain);
             for name in &variant.fails {
                 assert!(
                     grade.outcome(name).is_some(),
@@ -87,12 +96,14 @@ fn variants_score_as_declared() {
             assert_eq!(
                 grade.failing(),
                 variant.fails,
-                "variant `{}` of {} ({}) must fail exactly the cases it lists:\n{}",
+                "variant `{}` of {} ({}) must fail exactly the cases it lists, with {}:\n{}",
                 variant.name,
                 exercise.name,
                 variant.about,
+                toolchain_label(&toolchain),
                 describe(&grade)
             );
         }
+    }
     }
 }

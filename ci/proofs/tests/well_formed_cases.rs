@@ -3,10 +3,11 @@
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::{exercises, starter_snapshot};
 
-/// Every case says what it proves, every compile-fail case has its snapshot
-/// and a `main`, every behaviour case has a `#[test]`, and every case file in
-/// `cases/` is listed in the manifest (an unlisted one would silently never
-/// run).
+/// Every case says what it proves, every compile-fail case is a program
+/// (its `//~ ERROR` annotations are checked when the manifest loads), every
+/// behaviour case has its two halves, no `.stderr` snapshot is left over
+/// (nothing reads them), and every case file in `cases/` is listed in the
+/// manifest (an unlisted one would silently never run).
 #[test]
 fn every_case_is_documented_snapshotted_and_listed() {
     for exercise in exercises() {
@@ -24,24 +25,25 @@ fn every_case_is_documented_snapshotted_and_listed() {
             match case.expect {
                 Expect::CompileFail => assert!(
                     source.contains("fn main()"),
-                    "{}: compile-fail case {} must be a program (trybuild builds it as one)",
+                    "{}: compile-fail case {} must be a program (it is built as one)",
                     exercise.name,
                     case.name()
                 ),
                 Expect::Pass => assert!(
-                    source.contains("#[test]") && !source.contains("fn main()"),
-                    "{}: behaviour case {} must be `#[test]` functions, without a `main`",
+                    source.contains("pub fn observe(")
+                        && source.contains("pub fn judge(")
+                        && source.contains("#[cfg(not(xsafe_judge))]")
+                        && !source.contains("fn main()"),
+                    "{}: behaviour case {} must have `pub fn observe` (under `#[cfg(not(xsafe_judge))]`) and `pub fn judge`, and no `main`",
                     exercise.name,
                     case.name()
                 ),
-            }
-            if case.expect == Expect::CompileFail {
-                assert!(
-                    manifest.case_path(case).with_extension("stderr").is_file(),
-                    "{}: compile-fail case {} has no .stderr snapshot",
+                Expect::Surface => assert!(
+                    !source.lines().any(|line| !line.trim().is_empty() && !line.trim_start().starts_with("//")),
+                    "{}: the surface case {} is a comment only: the engine reads the surface",
                     exercise.name,
                     case.name()
-                );
+                ),
             }
         }
         let cases_dir = manifest.dir.join("cases");
@@ -54,6 +56,12 @@ fn every_case_is_documented_snapshotted_and_listed() {
             }
             for file in std::fs::read_dir(step.path()).expect("readable").flatten() {
                 let path = file.path();
+                assert!(
+                    path.extension().is_none_or(|ext| ext != "stderr"),
+                    "{}: {} is a snapshot, which nothing reads any more",
+                    exercise.name,
+                    path.display()
+                );
                 if path.extension().is_some_and(|ext| ext == "rs") {
                     assert!(
                         manifest

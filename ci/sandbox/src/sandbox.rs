@@ -1,10 +1,12 @@
-//! Building a sandbox: a standalone copy of an exercise crate.
+//! Building a sandbox: a standalone copy of an exercise crate, pristine but
+//! for the learner's files.
 
+use crate::mirror::{LeftOut, mirror};
 use crate::overlay::{Overlay, OverlayError};
+use crate::submission::reached_without_links;
 use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, Item, Table};
-use walkdir::WalkDir;
-use xsafe_grade::{Manifest, ManifestError};
+use xsafe_course::{Manifest, ManifestError};
 
 /// What goes into a sandbox.
 #[derive(Debug, Clone, Copy)]
@@ -12,8 +14,8 @@ pub struct SandboxSpec<'a> {
     /// The pristine exercise crate: everything but the learner's files comes
     /// from here.
     pub exercise_dir: &'a Path,
-    /// The crate whose learner files replace the starter's; `None` keeps the
-    /// starter as it is.
+    /// The folder whose learner files replace the starter's (a submission's
+    /// copy of the exercise); `None` keeps the starter as it is.
     pub learner_dir: Option<&'a Path>,
     /// Edits applied once the learner's files are in place.
     pub overlay: Option<&'a Overlay>,
@@ -27,8 +29,12 @@ pub struct SandboxSpec<'a> {
 pub struct Sandbox {
     /// The sandbox crate.
     pub dir: PathBuf,
-    /// Learner files the manifest names that the learner's crate lacks.
+    /// Learner files the manifest names that the learner's folder lacks
+    /// (or reaches only through a symbolic link).
     pub missing: Vec<PathBuf>,
+    /// Entries under the learner files that were not copied (links, special
+    /// files, unsafe names), relative to the exercise.
+    pub left_out: Vec<LeftOut>,
 }
 
 /// Why a sandbox could not be built.
@@ -65,38 +71,47 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SandboxError + '_ {
     }
 }
 
-/// Builds the sandbox described by `spec` at `dest`, replacing whatever was
-/// there (so `dest` must be a folder the caller owns, such as one under
-/// `target/`).
+/// Builds (or brings up to date) the sandbox described by `spec` at
+/// `dest`, a folder the caller owns, such as one under `target/`. Files
+/// already in place are not rewritten, so a second grade is warm.
 pub fn build_sandbox(spec: &SandboxSpec<'_>, dest: &Path) -> Result<Sandbox, SandboxError> {
-    if dest.exists() {
-        std::fs::remove_dir_all(dest).map_err(io(dest))?;
-    }
-    copy_tree(spec.exercise_dir, dest)?;
-    let manifest = Manifest::load(&dest.join("grading"))?;
+    let manifest = Manifest::load(&spec.exercise_dir.join("grading"))?;
+    let learner_roots = manifest.learner_files.clone();
+    let is_learners = |relative: &Path| learner_roots.iter().any(|root| relative.starts_with(root));
+    mirror(spec.exercise_dir, dest, &|relative| {
+        is_learners(relative) || relative == Path::new("Cargo.toml") || relative == Path::new("Cargo.lock")
+    })?;
 
     let mut missing = Vec::new();
-    if let Some(learner_dir) = spec.learner_dir {
-        for file in &manifest.learner_files {
-            let ours = dest.join(file);
-            if ours.is_dir() {
-                std::fs::remove_dir_all(&ours).map_err(io(&ours))?;
-            } else if ours.exists() {
-                std::fs::remove_file(&ours).map_err(io(&ours))?;
-            }
-            let theirs = learner_dir.join(file);
-            if theirs.exists() {
-                copy_tree(&theirs, &ours)?;
-            } else {
-                missing.push(file.clone());
-            }
+    let mut left_out = Vec::new();
+    let source = spec.learner_dir.unwrap_or(spec.exercise_dir);
+    for root in &learner_roots {
+        let ours = dest.join(root);
+        let theirs = source.join(root);
+        let usable = reached_without_links(source, root)
+            && std::fs::symlink_metadata(&theirs).is_ok_and(|meta| meta.is_dir() || meta.is_file());
+        if !usable {
+            missing.push(root.clone());
+            remove(&ours)?;
+            continue;
+        }
+        if std::fs::symlink_metadata(&theirs).is_ok_and(|meta| meta.is_dir()) {
+            left_out.extend(mirror(&theirs, &ours, &|_| false)?.into_iter().map(|left| LeftOut {
+                path: root.join(left.path),
+                why: left.why,
+            }));
+        } else {
+            remove(&ours)?;
+            let content = std::fs::read(&theirs).map_err(io(&theirs))?;
+            write_if_changed(&ours, &content)?;
         }
     }
 
-    make_standalone(spec.exercise_dir, &dest.join("Cargo.toml"))?;
+    let standalone = standalone_manifest(spec.exercise_dir)?;
+    write_if_changed(&dest.join("Cargo.toml"), standalone.as_bytes())?;
     if let Some(lockfile) = spec.lockfile {
-        let copy = dest.join("Cargo.lock");
-        std::fs::copy(lockfile, &copy).map_err(io(&copy))?;
+        let content = std::fs::read(lockfile).map_err(io(lockfile))?;
+        write_if_changed(&dest.join("Cargo.lock"), &content)?;
     }
     if let Some(overlay) = spec.overlay {
         overlay.apply(dest)?;
@@ -104,42 +119,36 @@ pub fn build_sandbox(spec: &SandboxSpec<'_>, dest: &Path) -> Result<Sandbox, San
     Ok(Sandbox {
         dir: dest.to_path_buf(),
         missing,
+        left_out,
     })
 }
 
-/// Copies a file, or a folder's regular files and folders (no symbolic
-/// links, no `target/`), to `to`.
-pub fn copy_tree(from: &Path, to: &Path) -> Result<(), SandboxError> {
-    let walk = WalkDir::new(from)
-        .into_iter()
-        .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != "target");
-    for entry in walk {
-        let entry = entry.map_err(|err| SandboxError::Io {
-            path: err.path().unwrap_or(from).to_path_buf(),
-            source: err.into(),
-        })?;
-        let relative = entry.path().strip_prefix(from).unwrap_or(Path::new(""));
-        let target = to.join(relative);
-        let kind = entry.file_type();
-        if kind.is_dir() {
-            std::fs::create_dir_all(&target).map_err(io(&target))?;
-        } else if kind.is_file() {
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(io(parent))?;
-            }
-            std::fs::copy(entry.path(), &target).map_err(io(&target))?;
-        }
+fn remove(path: &Path) -> Result<(), SandboxError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path).map_err(io(path)),
+        Ok(_) => std::fs::remove_file(path).map_err(io(path)),
+        Err(_) => Ok(()),
     }
-    Ok(())
 }
 
-/// Makes the copied `Cargo.toml` its own workspace, with every path
-/// dependency outside the exercise pointing where it pointed from the
-/// original crate.
-fn make_standalone(original_dir: &Path, cargo_toml: &Path) -> Result<(), SandboxError> {
-    let text = std::fs::read_to_string(cargo_toml).map_err(io(cargo_toml))?;
+fn write_if_changed(path: &Path, content: &[u8]) -> Result<(), SandboxError> {
+    if std::fs::read(path).is_ok_and(|old| old == content) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+    }
+    std::fs::write(path, content).map_err(io(path))
+}
+
+/// The exercise's `Cargo.toml` as its own workspace, with every path
+/// dependency outside the exercise made absolute (pointing where it
+/// pointed from the original crate).
+fn standalone_manifest(original_dir: &Path) -> Result<String, SandboxError> {
+    let cargo_toml = original_dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&cargo_toml).map_err(io(&cargo_toml))?;
     let mut doc: DocumentMut = text.parse().map_err(|err| SandboxError::CargoToml {
-        path: cargo_toml.to_path_buf(),
+        path: cargo_toml.clone(),
         problem: format!("not valid TOML: {err}"),
     })?;
     if !doc.contains_key("workspace") {
@@ -170,5 +179,5 @@ fn make_standalone(original_dir: &Path, cargo_toml: &Path) -> Result<(), Sandbox
             );
         }
     }
-    std::fs::write(cargo_toml, doc.to_string()).map_err(io(cargo_toml))
+    Ok(doc.to_string())
 }

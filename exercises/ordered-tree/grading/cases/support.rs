@@ -1,69 +1,34 @@
 //! Helpers shared by the behaviour cases (not a case itself): the module
-//! `crate::support` of the behaviour tests.
+//! `crate::support` of the observing program and of the judge.
+//!
+//! A case observes a set through its public, read-only node view and
+//! records the tree as data ([`TreeView`]); the judge checks the order on
+//! that data. Keys come from the judge's seed, in the order relations the
+//! case needs ([`keys_like`]), so the values differ from run to run while
+//! every tree has the same shape.
 #![allow(dead_code)]
 
-use ordered_tree::{Node, OrderedSet};
-use std::cell::Cell;
-use std::cmp::Ordering;
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-/// Checks, through the read-only node view, that every key is greater than
-/// all keys in its left subtree and less than all keys in its right subtree,
-/// and that `len()` counts the nodes.
-pub fn assert_ordered<T: Ord + std::fmt::Debug>(set: &OrderedSet<T>) {
-    fn walk<'a, T: Ord + std::fmt::Debug>(
-        node: Option<&'a Node<T>>,
-        low: Option<&'a T>,
-        high: Option<&'a T>,
-    ) -> usize {
-        let Some(node) = node else { return 0 };
-        let key = node.key();
-        if let Some(low) = low {
-            assert!(key > low, "the tree is out of order: {key:?} sits on the right of {low:?} but is not greater");
-        }
-        if let Some(high) = high {
-            assert!(key < high, "the tree is out of order: {key:?} sits on the left of {high:?} but is not less");
-        }
-        1 + walk(node.left(), low, Some(key)) + walk(node.right(), Some(key), high)
-    }
-    let nodes = walk(set.root_node(), None, None);
-    assert_eq!(set.len(), nodes, "len() must count the nodes of the tree");
+/// A tree as the learner's code built it: its nodes in pre-order, each
+/// with the index of its left and right child. Flat, so that a tall tree
+/// does not nest deeply in the observation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeView {
+    /// `(key, left child, right child)`; the root, if any, is node 0.
+    pub nodes: Vec<(u32, Option<usize>, Option<usize>)>,
+    /// What the set's `len()` said.
+    pub len: usize,
 }
 
-thread_local! {
-    static COMPARISONS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// A key that counts how often it is compared, for equality or for order.
-#[derive(Debug, Clone, Copy)]
-pub struct Counted(pub u32);
-
-impl PartialEq for Counted {
-    fn eq(&self, other: &Self) -> bool {
-        COMPARISONS.with(|count| count.set(count.get() + 1));
-        self.0 == other.0
-    }
-}
-
-impl Eq for Counted {}
-
-impl PartialOrd for Counted {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Counted {
-    fn cmp(&self, other: &Self) -> Ordering {
-        COMPARISONS.with(|count| count.set(count.get() + 1));
-        self.0.cmp(&other.0)
-    }
-}
-
-/// Runs `work` and returns how many comparisons of `Counted` keys it made.
-pub fn comparisons_in(work: impl FnOnce()) -> usize {
-    let before = COMPARISONS.with(Cell::get);
-    work();
-    COMPARISONS.with(Cell::get) - before
+/// The keys `template` would have if each were replaced by the key of the
+/// same rank among `count` keys drawn from `seed` (`count` at least the
+/// largest template value plus one): the same order relations, other
+/// values in every run.
+pub fn keys_like(seed: Seed, template: &[u32], count: usize) -> Vec<u32> {
+    let drawn = seed.ascending(count);
+    template.iter().map(|&rank| drawn[rank as usize]).collect()
 }
 
 /// The keys `0..2^levels - 1` in an order that builds a perfectly balanced
@@ -85,4 +50,137 @@ pub fn balanced_order(levels: u32) -> Vec<u32> {
         ranges = next;
     }
     order
+}
+
+/// Checks that a recorded tree is ordered (every key greater than all keys
+/// in its left subtree and less than all in its right), that `len()`
+/// counts its nodes, and returns its keys in order.
+pub fn assert_ordered(view: &TreeView) -> Vec<u32> {
+    let mut keys = Vec::new();
+    if !view.nodes.is_empty() {
+        // (node, low bound, high bound, children done)
+        let mut stack: Vec<(usize, Option<u32>, Option<u32>, bool)> = vec![(0, None, None, false)];
+        let mut seen = vec![false; view.nodes.len()];
+        while let Some((index, low, high, done)) = stack.pop() {
+            let Some(&(key, left, right)) = view.nodes.get(index) else {
+                panic!("the recorded tree names a node {index} it does not have");
+            };
+            if done {
+                keys.push(key);
+                if let Some(right) = right {
+                    stack.push((right, Some(key), high, false));
+                }
+                continue;
+            }
+            assert!(!seen[index], "the recorded tree visits node {index} twice");
+            seen[index] = true;
+            if let Some(low) = low {
+                assert!(key > low, "the tree is out of order: {key} sits on the right of {low} but is not greater");
+            }
+            if let Some(high) = high {
+                assert!(key < high, "the tree is out of order: {key} sits on the left of {high} but is not less");
+            }
+            stack.push((index, low, high, true));
+            if let Some(left) = left {
+                stack.push((left, low, Some(key), false));
+            }
+        }
+        assert!(seen.iter().all(|&seen| seen), "the recorded tree has nodes the root does not reach");
+    }
+    assert_eq!(view.len, keys.len(), "len() must count the nodes of the tree");
+    keys
+}
+
+/// The keys of `keys`, sorted and without duplicates.
+pub fn sorted(keys: &[u32]) -> Vec<u32> {
+    let mut keys = keys.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+#[cfg(not(xsafe_judge))]
+pub use observe::*;
+
+/// What only the observing program needs: the learner's crate.
+#[cfg(not(xsafe_judge))]
+mod observe {
+    use super::TreeView;
+    use ordered_tree::{Node, OrderedSet};
+    use std::cell::Cell;
+    use std::cmp::Ordering;
+
+    /// A recorded view of the tree under `root`, walked without recursion.
+    pub fn view_of<K: Copy + Into<u32>>(root: Option<&Node<K>>, len: usize) -> TreeView {
+        let mut nodes: Vec<(u32, Option<usize>, Option<usize>)> = Vec::new();
+        // (node, parent index, is left child)
+        let mut stack: Vec<(&Node<K>, Option<(usize, bool)>)> = root.map(|root| (root, None)).into_iter().collect();
+        while let Some((node, parent)) = stack.pop() {
+            let index = nodes.len();
+            nodes.push(((*node.key()).into(), None, None));
+            if let Some((parent, is_left)) = parent {
+                if is_left {
+                    nodes[parent].1 = Some(index);
+                } else {
+                    nodes[parent].2 = Some(index);
+                }
+            }
+            if let Some(right) = node.right() {
+                stack.push((right, Some((index, false))));
+            }
+            if let Some(left) = node.left() {
+                stack.push((left, Some((index, true))));
+            }
+        }
+        TreeView { nodes, len }
+    }
+
+    /// A recorded view of a set.
+    pub fn view<K: Copy + Into<u32>>(set: &OrderedSet<K>) -> TreeView {
+        view_of(set.root_node(), set.len())
+    }
+
+    thread_local! {
+        static COMPARISONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A key that counts how often it is compared, for equality or order.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Counted(pub u32);
+
+    impl From<Counted> for u32 {
+        fn from(key: Counted) -> u32 {
+            key.0
+        }
+    }
+
+    impl PartialEq for Counted {
+        fn eq(&self, other: &Self) -> bool {
+            COMPARISONS.with(|count| count.set(count.get() + 1));
+            self.0 == other.0
+        }
+    }
+
+    impl Eq for Counted {}
+
+    impl PartialOrd for Counted {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+
+    impl Ord for Counted {
+        fn cmp(&self, other: &Self) -> Ordering {
+            COMPARISONS.with(|count| count.set(count.get() + 1));
+            self.0.cmp(&other.0)
+        }
+    }
+
+    /// Runs `work` and returns its result with how many comparisons of
+    /// `Counted` keys it made.
+    pub fn comparisons_in<R>(work: impl FnOnce() -> R) -> (R, usize) {
+        let before = COMPARISONS.with(Cell::get);
+        let result = work();
+        (result, COMPARISONS.with(Cell::get) - before)
+    }
 }

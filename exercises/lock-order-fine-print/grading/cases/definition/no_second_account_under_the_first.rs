@@ -13,7 +13,7 @@ static BOB: OrderedMutex<Account, u64> = OrderedMutex::new(0);
 fn main() {
     with_token(|token| {
         let (mut alice, mut at_account) = ALICE.lock(token);
-        let (mut bob, _) = BOB.lock(&mut at_account);
+        let (mut bob, _) = BOB.lock(&mut at_account); //~ ERROR E0277
         *alice -= 10;
         *bob += 10;
     });

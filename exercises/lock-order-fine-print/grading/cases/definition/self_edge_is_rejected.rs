@@ -8,6 +8,6 @@ enum Account {}
 
 impl_lock_after!(Unlocked => Account);
 // Wanted: lock the account paid while the paying one is held.
-impl_lock_after!(Account => Account);
+impl_lock_after!(Account => Account); //~ ERROR E0119
 
 fn main() {}

@@ -4,6 +4,6 @@
 use lock_order_fine_print::with_token;
 
 fn main() {
-    let kept = with_token(|token| token);
+    let kept = with_token(|token| token); //~ ERROR "lifetime may not live long enough"
     let _ = kept;
 }

@@ -16,7 +16,7 @@ static HISTORY: OrderedRwLock<History, Vec<u64>> = OrderedRwLock::new(Vec::new()
 fn main() {
     with_token(|token| {
         let (mut history, mut at_history) = HISTORY.write(token);
-        let (rate, _) = RATES.read(&mut at_history);
+        let (rate, _) = RATES.read(&mut at_history); //~ ERROR E0277
         history.push(*rate);
     });
 }

@@ -9,7 +9,7 @@ static ACCOUNT: OrderedMutex<Accounts, u64> = OrderedMutex::new(100);
 static HISTORY: OrderedRwLock<History, Vec<u64>> = OrderedRwLock::new(Vec::new());
 
 fn log(amount: u64) {
-    let mut token = LockToken::new_unchecked();
+    let mut token = LockToken::new_unchecked(); //~ ERROR E0133
     let (mut history, _) = HISTORY.write(&mut token);
     history.push(amount);
 }

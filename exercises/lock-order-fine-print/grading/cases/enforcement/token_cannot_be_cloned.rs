@@ -9,7 +9,7 @@ static HISTORY: OrderedRwLock<History, Vec<u64>> = OrderedRwLock::new(Vec::new()
 
 fn main() {
     with_token(|token| {
-        let mut spare = token.clone();
+        let mut spare = token.clone(); //~ ERROR E0599
         let (mut history, _) = HISTORY.write(&mut spare);
         let (balance, _) = ACCOUNT.lock(token);
         history.push(*balance);

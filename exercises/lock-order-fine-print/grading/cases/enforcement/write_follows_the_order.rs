@@ -14,7 +14,7 @@ static HISTORY: OrderedRwLock<History, Vec<u64>> = OrderedRwLock::new(Vec::new()
 fn main() {
     with_token(|token| {
         let (history, mut at_history) = HISTORY.read(token);
-        let (mut rate, _) = RATES.write(&mut at_history);
+        let (mut rate, _) = RATES.write(&mut at_history); //~ ERROR E0277
         *rate = history.len() as u64;
     });
 }

@@ -5,6 +5,6 @@ use lock_order::{LockAfter, Unlocked};
 
 enum Accounts {}
 
-impl LockAfter<Unlocked> for Accounts {}
+impl LockAfter<Unlocked> for Accounts {} //~ ERROR E0200
 
 fn main() {}

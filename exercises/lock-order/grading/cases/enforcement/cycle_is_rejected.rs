@@ -8,8 +8,8 @@ enum Accounts {}
 enum Ledger {}
 
 impl_lock_after!(Unlocked => Accounts);
-impl_lock_after!(Accounts => Ledger);
+impl_lock_after!(Accounts => Ledger); //~ ERROR E0119
 // A later change wants the balances while the ledger is held:
-impl_lock_after!(Ledger => Accounts);
+impl_lock_after!(Ledger => Accounts); //~ ERROR E0119
 
 fn main() {}

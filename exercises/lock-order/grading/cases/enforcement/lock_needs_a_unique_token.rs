@@ -15,7 +15,7 @@ static ACCOUNTS: OrderedMutex<Accounts, Vec<u64>> = OrderedMutex::new(Vec::new()
 
 fn main() {
     let root = LockToken::new();
-    let (mut balances, _) = ACCOUNTS.lock(&root);
-    let (fee, _) = CONFIG.lock(&root);
+    let (mut balances, _) = ACCOUNTS.lock(&root); //~ ERROR E0308
+    let (fee, _) = CONFIG.lock(&root); //~ ERROR E0308
     balances.push(*fee);
 }

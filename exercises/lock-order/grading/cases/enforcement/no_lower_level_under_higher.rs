@@ -15,7 +15,7 @@ static LEDGER: OrderedMutex<Ledger, Vec<u64>> = OrderedMutex::new(Vec::new());
 
 /// Called with the ledger locked, and wants the balances too.
 fn reconcile(ledger: &[u64], token: &mut LockToken<'_, Ledger>) -> bool {
-    let (balances, _) = ACCOUNTS.lock(token);
+    let (balances, _) = ACCOUNTS.lock(token); //~ ERROR E0277
     balances.iter().sum::<u64>() == ledger.iter().sum::<u64>()
 }
 

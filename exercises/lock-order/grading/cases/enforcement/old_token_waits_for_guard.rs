@@ -17,6 +17,6 @@ static ACCOUNTS: OrderedMutex<Accounts, Vec<u64>> = OrderedMutex::new(Vec::new()
 fn main() {
     let mut root = LockToken::new();
     let (mut balances, _) = ACCOUNTS.lock(&mut root);
-    let (fee, _) = CONFIG.lock(&mut root);
+    let (fee, _) = CONFIG.lock(&mut root); //~ ERROR E0499
     balances.push(*fee);
 }

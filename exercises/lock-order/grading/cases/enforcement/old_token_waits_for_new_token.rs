@@ -20,6 +20,6 @@ fn main() {
     let (balances, mut at_accounts) = ACCOUNTS.lock(&mut root);
     drop(balances);
     let (mut ledger, _) = LEDGER.lock(&mut at_accounts);
-    let (fee, _) = CONFIG.lock(&mut root);
+    let (fee, _) = CONFIG.lock(&mut root); //~ ERROR E0499
     ledger.push(*fee);
 }

@@ -14,7 +14,7 @@ static ACCOUNTS: OrderedMutex<Accounts, Vec<u64>> = OrderedMutex::new(Vec::new()
 
 fn main() {
     let mut root = LockToken::new();
-    let mut spare = root.clone();
+    let mut spare = root.clone(); //~ ERROR E0599
     let (mut balances, _) = ACCOUNTS.lock(&mut root);
     let (fee, _) = CONFIG.lock(&mut spare);
     balances.push(*fee);

@@ -1,17 +1,43 @@
 //! Proves consumption: `first` and `last` find the smallest and largest key
 //! by walking one edge of the tree, and say `None` only for an empty set.
-use ordered_tree::OrderedSet;
-use crate::support::{Counted, comparisons_in};
+use crate::support::{balanced_order, keys_like};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-#[test]
-fn first_and_last_walk_one_edge() {
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    empty: (Option<u32>, Option<u32>),
+    ends: (Option<u32>, Option<u32>),
+    compared: usize,
+}
+
+fn keys(seed: Seed) -> Vec<u32> {
+    keys_like(seed, &balanced_order(8), 255)
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use crate::support::{Counted, comparisons_in};
+    use ordered_tree::OrderedSet;
+
     let empty: OrderedSet<u32> = OrderedSet::new();
-    assert_eq!(empty.first(), None);
-    assert_eq!(empty.last(), None);
+    let set: OrderedSet<Counted> = keys(seed).into_iter().map(Counted).collect();
+    let (ends, compared) = comparisons_in(|| (set.first().map(|k| k.0), set.last().map(|k| k.0)));
+    Seen {
+        empty: (empty.first().copied(), empty.last().copied()),
+        ends,
+        compared,
+    }
+}
 
-    let set: OrderedSet<Counted> = crate::support::balanced_order(8).into_iter().map(Counted).collect();
-    let mut ends = (None, None);
-    let used = comparisons_in(|| ends = (set.first().copied(), set.last().copied()));
-    assert_eq!(ends, (Some(Counted(0)), Some(Counted(254))));
-    assert_eq!(used, 0, "first() and last() compared {used} keys; the smallest key is simply leftmost");
+pub fn judge(seed: Seed, seen: Seen) {
+    assert_eq!(seen.empty, (None, None), "an empty set has no first or last key");
+    let keys = keys(seed);
+    let (smallest, largest) = (keys.iter().min().copied(), keys.iter().max().copied());
+    assert_eq!(seen.ends, (smallest, largest), "first() and last() must give the smallest and largest keys");
+    assert_eq!(
+        seen.compared, 0,
+        "first() and last() compared {} keys; the smallest key is simply leftmost",
+        seen.compared
+    );
 }

@@ -1,22 +1,47 @@
 //! Proves consumption: `iter` yields the keys in increasing order without
 //! comparing a single key and without sorting: an in-order walk of an ordered
 //! tree is already sorted. It also reports its exact length.
-use ordered_tree::OrderedSet;
-use crate::support::{Counted, comparisons_in};
+use crate::support::{keys_like, sorted};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-#[test]
-fn iteration_is_sorted_and_compares_nothing() {
-    let keys = [41, 7, 93, 12, 58, 3, 77, 25, 64, 88, 1, 36];
-    let set: OrderedSet<Counted> = keys.into_iter().map(Counted).collect();
-    let mut seen = Vec::new();
-    let used = comparisons_in(|| seen = set.iter().map(|key| key.0).collect());
-    let mut sorted = keys.to_vec();
-    sorted.sort();
-    assert_eq!(seen, sorted, "iter() must yield every key once, in increasing order");
-    assert_eq!(used, 0, "iter() compared {used} keys; the tree's order makes comparing unnecessary");
-    assert_eq!(set.iter().len(), keys.len(), "iter() must know its exact length");
-    assert_eq!((&set).into_iter().count(), keys.len());
+const RANKS: [u32; 12] = [9, 2, 11, 3, 6, 1, 7, 4, 8, 10, 0, 5];
 
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    keys: Vec<u32>,
+    compared: usize,
+    exact_len: usize,
+    through_ref: usize,
+    empty_first: Option<u32>,
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use crate::support::{Counted, comparisons_in};
+    use ordered_tree::OrderedSet;
+
+    let set: OrderedSet<Counted> = keys_like(seed, &RANKS, RANKS.len()).into_iter().map(Counted).collect();
+    let (keys, compared) = comparisons_in(|| set.iter().map(|key| key.0).collect());
     let empty: OrderedSet<Counted> = OrderedSet::new();
-    assert_eq!(empty.iter().next(), None, "an empty set yields nothing");
+    Seen {
+        keys,
+        compared,
+        exact_len: set.iter().len(),
+        through_ref: (&set).into_iter().count(),
+        empty_first: empty.iter().next().map(|key| key.0),
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let keys = keys_like(seed, &RANKS, RANKS.len());
+    assert_eq!(seen.keys, sorted(&keys), "iter() must yield every key once, in increasing order");
+    assert_eq!(
+        seen.compared, 0,
+        "iter() compared {} keys; the tree's order makes comparing unnecessary",
+        seen.compared
+    );
+    assert_eq!(seen.exact_len, keys.len(), "iter() must know its exact length");
+    assert_eq!(seen.through_ref, keys.len(), "`&set` iterates like set.iter()");
+    assert_eq!(seen.empty_first, None, "an empty set yields nothing");
 }

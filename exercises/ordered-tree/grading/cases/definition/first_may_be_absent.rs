@@ -5,6 +5,6 @@ use ordered_tree::OrderedSet;
 
 fn main() {
     let set: OrderedSet<i32> = OrderedSet::new();
-    let smallest: &i32 = set.first();
+    let smallest: &i32 = set.first(); //~ ERROR E0308
     println!("{smallest}");
 }

@@ -4,6 +4,6 @@
 use ordered_tree::NonEmptySet;
 
 fn main() {
-    let set: NonEmptySet<i32> = Default::default();
+    let set: NonEmptySet<i32> = Default::default(); //~ ERROR E0277
     println!("{}", set.min());
 }

@@ -5,7 +5,7 @@ use ordered_tree::OrderedSet;
 
 fn main() {
     let mut set: OrderedSet<i32> = [2, 1, 3].into_iter().collect();
-    if let Some(key) = set.get_mut(&1) {
+    if let Some(key) = set.get_mut(&1) { //~ ERROR E0599
         *key = 10;
     }
 }

@@ -1,30 +1,95 @@
 //! Proves enforcement: `remove` takes out exactly the key asked for (a leaf,
 //! a node with one child, a node with two, the root) and leaves the rest of
 //! the tree ordered, with `len` right.
-use ordered_tree::OrderedSet;
+use crate::support::{TreeView, assert_ordered, keys_like, sorted};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-#[test]
-fn every_remove_keeps_the_tree_ordered() {
-    let keys = [50, 30, 70, 20, 40, 60, 80, 35, 45, 65, 10];
-    let mut set: OrderedSet<i32> = keys.into_iter().collect();
-    crate::support::assert_ordered(&set);
+/// Ranks of the keys inserted (the root is rank 6; rank 0 is a leaf).
+const INSERTS: [u32; 11] = [6, 2, 9, 1, 4, 7, 10, 3, 5, 8, 0];
+/// Rank 11 is never inserted.
+const RANKS: usize = 12;
+/// Ranks removed, in order: a leaf (0), then a node with one child (1),
+/// one with two (2), the root (6), then another node with two (9).
+const REMOVED: [u32; 5] = [0, 1, 2, 6, 9];
 
-    // 10 is a leaf, 20 then has one child, 30 has two, 50 is the root.
-    for (key, left) in [(10, 10), (20, 9), (30, 8), (50, 7), (70, 6)] {
-        assert_eq!(set.remove(&key), Some(key), "remove({key}) must return the key");
-        crate::support::assert_ordered(&set);
-        assert_eq!(set.len(), left);
-        assert!(!set.contains(&key), "{key} must be gone after remove({key})");
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    start: TreeView,
+    /// What each removal returned, and the tree after it.
+    removals: Vec<(Option<u32>, TreeView)>,
+    absent: Option<u32>,
+    after_absent: TreeView,
+    /// Then every key left is removed, in increasing order.
+    rest: Vec<(Option<u32>, TreeView)>,
+}
+
+fn inserted(seed: Seed) -> Vec<u32> {
+    keys_like(seed, &INSERTS, RANKS)
+}
+
+fn removed(seed: Seed) -> Vec<u32> {
+    keys_like(seed, &REMOVED, RANKS)
+}
+
+/// A key the set never holds: above every other.
+fn absent(seed: Seed) -> u32 {
+    keys_like(seed, &[11], RANKS)[0]
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use crate::support::view;
+    use ordered_tree::OrderedSet;
+
+    let mut set: OrderedSet<u32> = OrderedSet::new();
+    for key in inserted(seed) {
+        set.insert(key);
     }
-    assert_eq!(set.remove(&999), None, "removing an absent key returns None");
-    assert_eq!(set.len(), 6, "removing an absent key must not change len()");
-    for key in [35, 40, 45, 60, 65, 80] {
-        assert!(set.contains(&key), "{key} must survive removals of other keys");
+    let start = view(&set);
+    let removals = removed(seed)
+        .iter()
+        .map(|key| (set.remove(key), view(&set)))
+        .collect();
+    let absent_key = absent(seed);
+    let absent = set.remove(&absent_key);
+    let after_absent = view(&set);
+    let left: Vec<u32> = set.iter().copied().collect();
+    let rest = left.iter().map(|key| (set.remove(key), view(&set))).collect();
+    Seen {
+        start,
+        removals,
+        absent,
+        after_absent,
+        rest,
     }
-    for key in [35, 40, 45, 60, 65, 80] {
-        assert_eq!(set.remove(&key), Some(key));
-        crate::support::assert_ordered(&set);
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let mut keys = sorted(&inserted(seed));
+    assert_eq!(assert_ordered(&seen.start), keys, "the set must hold the keys inserted");
+    let removed = removed(seed);
+    assert_eq!(seen.removals.len(), removed.len());
+    for ((got, tree), key) in seen.removals.iter().zip(&removed) {
+        assert_eq!(*got, Some(*key), "remove({key}) must return the key");
+        keys.retain(|k| k != key);
+        assert_eq!(
+            assert_ordered(tree),
+            keys,
+            "after remove({key}), exactly that key must be gone and the rest stay ordered"
+        );
     }
-    assert!(set.is_empty(), "a set whose keys are all removed is empty");
-    assert_eq!(set.root_node().map(|node| *node.key()), None);
+    assert_eq!(seen.absent, None, "removing an absent key returns None");
+    assert_eq!(
+        assert_ordered(&seen.after_absent),
+        keys,
+        "removing an absent key must not change the set"
+    );
+    assert_eq!(seen.rest.len(), keys.len(), "every key left can be removed");
+    for ((got, tree), key) in seen.rest.iter().zip(keys.clone()) {
+        assert_eq!(*got, Some(key), "remove({key}) must return the key");
+        keys.retain(|&k| k != key);
+        assert_eq!(assert_ordered(tree), keys, "after remove({key}) the rest must stay ordered");
+    }
+    assert!(keys.is_empty());
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 fn main() {
     let shared = Rc::new(5u32);
-    let work: fn(u32) -> u32 = move |n| n + *shared;
+    let work: fn(u32) -> u32 = move |n| n + *shared; //~ ERROR E0308
     let handle = send_marker::spawn(1u32, work);
     println!("{}", handle.join());
 }

@@ -38,8 +38,8 @@ fn share(words: Vec<String>) -> Rc<Vec<String>> {
 fn main() {
     let words = vec![String::from("tea"), String::from("cake")];
     let counted = spawn_job(Arc::new(words.clone()), count);
-    let shared_count = spawn_job(Rc::new(words.clone()), count_shared);
-    let shared_words = spawn_job(words, share);
+    let shared_count = spawn_job(Rc::new(words.clone()), count_shared); //~ ERROR E0277
+    let shared_words = spawn_job(words, share); //~ ERROR E0277
     println!(
         "{}",
         counted.join() + shared_count.join() + shared_words.join().len()

@@ -8,7 +8,7 @@ struct Counter {
     count: u32,
 }
 
-impl Sendable for Counter {}
+impl Sendable for Counter {} //~ ERROR E0200
 
 fn main() {
     let counter = Counter { count: 1 };

@@ -20,6 +20,6 @@ struct Point {
 }
 
 fn main() {
-    let point = assert_sendable(Point { x: 1, y: 2 });
+    let point = assert_sendable(Point { x: 1, y: 2 }); //~ ERROR E0277
     println!("{} {}", point.x, point.y);
 }

@@ -9,6 +9,10 @@ enum Packet {
     Borrowed(*const u8, usize),
 }
 
+// The error points at the field or, on some compilers, at the derive:
+// either way it names the field's type.
+//~? ERROR E0277 "*const u8"
+
 fn main() {
     let packets = [
         Packet::Ping,

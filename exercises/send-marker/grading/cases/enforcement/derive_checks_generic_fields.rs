@@ -11,6 +11,10 @@ struct Cached<T> {
     shared: Rc<T>,
 }
 
+// The error points at the field or, on some compilers, at the derive:
+// either way it names the field's type.
+//~? ERROR E0277 "Rc<T>"
+
 fn main() {
     let cached = Cached {
         value: 1u8,

@@ -10,6 +10,10 @@ struct Session {
     cache: Rc<String>,
 }
 
+// The error points at the field or, on some compilers, at the derive:
+// either way it names the field's type.
+//~? ERROR E0277 "Rc<String>"
+
 fn main() {
     let session = Session {
         id: 1,

@@ -28,7 +28,7 @@ fn main() {
     });
     let shared = assert_sendable(Labeled {
         label: String::from("shared"),
-        value: Rc::new(7u32),
+        value: Rc::new(7u32), //~ ERROR E0277
     });
     println!(
         "{} {} {} {}",

@@ -5,6 +5,6 @@ use std::net::Ipv4Addr;
 use witness_types::UnicastAddr;
 
 fn main() {
-    let host: UnicastAddr = UnicastAddr::new(Ipv4Addr::new(10, 0, 0, 1));
+    let host: UnicastAddr = UnicastAddr::new(Ipv4Addr::new(10, 0, 0, 1)); //~ ERROR E0308
     println!("{host:?}");
 }

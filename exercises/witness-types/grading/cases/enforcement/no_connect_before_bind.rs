@@ -8,7 +8,7 @@ fn main() {
         addr: UnicastAddr::new(std::net::Ipv4Addr::new(10, 0, 0, 1)).expect("unicast"),
         port: Port::new(5000).expect("not zero"),
     };
-    let connected = net.socket().connect(local);
-    let twice = net.socket().bind(local).bind(local);
+    let connected = net.socket().connect(local); //~ ERROR E0599
+    let twice = net.socket().bind(local).bind(local); //~ ERROR E0599
     let _ = (connected, twice);
 }

@@ -4,6 +4,6 @@ use witness_types::Port;
 
 fn main() {
     let mut port: Port = "80".parse().expect("80 is a port");
-    port.number = 0;
+    port.number = 0; //~ ERROR E0616
     println!("{port}");
 }

@@ -9,5 +9,5 @@ fn main() {
         port: Port::new(5000).expect("not zero"),
     };
     let mut socket = net.socket().bind(local);
-    socket.send(b"to whom?");
+    socket.send(b"to whom?"); //~ ERROR E0599
 }

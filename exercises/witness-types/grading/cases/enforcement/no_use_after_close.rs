@@ -10,5 +10,5 @@ fn main() {
     };
     let mut socket = net.socket().bind(at(1)).connect(at(2));
     socket.close();
-    socket.send(b"too late");
+    socket.send(b"too late"); //~ ERROR E0382
 }

@@ -5,7 +5,7 @@ use std::net::Ipv4Addr;
 use witness_types::{MulticastAddr, UnicastAddr};
 
 fn main() {
-    let host = UnicastAddr { addr: Ipv4Addr::BROADCAST };
-    let group = MulticastAddr { addr: Ipv4Addr::LOCALHOST };
+    let host = UnicastAddr { addr: Ipv4Addr::BROADCAST }; //~ ERROR E0451
+    let group = MulticastAddr { addr: Ipv4Addr::LOCALHOST }; //~ ERROR E0451
     println!("{host:?} {group:?}");
 }

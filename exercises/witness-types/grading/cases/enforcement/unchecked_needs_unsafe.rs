@@ -5,7 +5,7 @@ use std::net::Ipv4Addr;
 use witness_types::{MulticastAddr, UnicastAddr};
 
 fn main() {
-    let host = UnicastAddr::new_unchecked(Ipv4Addr::new(239, 1, 2, 3));
-    let group = MulticastAddr::new_unchecked(Ipv4Addr::new(10, 1, 2, 3));
+    let host = UnicastAddr::new_unchecked(Ipv4Addr::new(239, 1, 2, 3)); //~ ERROR E0133
+    let group = MulticastAddr::new_unchecked(Ipv4Addr::new(10, 1, 2, 3)); //~ ERROR E0133
     println!("{host:?} {group:?}");
 }

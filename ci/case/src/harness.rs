@@ -1,0 +1,122 @@
+//! The `main` functions of the two programs the grading engine generates
+//! for an exercise: the observing program (every case's `observe`, linked
+//! with the learner's crate) and the judge (every case's `judge`, without
+//! it). The engine writes the table of cases; these functions do the rest.
+
+use crate::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Verdict};
+use crate::Seed;
+use std::io::{Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
+
+/// A case's `observe`, with its observation encoded.
+pub type ObserveFn = fn(Seed) -> String;
+/// A case's `judge`, with the observation still to be decoded.
+pub type JudgeFn = fn(Seed, &str) -> Result<(), String>;
+
+/// The observing program: `PROGRAM CASE SEED` runs one case's `observe`
+/// and prints its observation on one line of standard output. Exit codes:
+/// 0 observed, 2 bad arguments. A panic ends the program as panics do.
+pub fn observe_main(cases: &[(&str, ObserveFn)]) -> ! {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let found = match args.as_slice() {
+        [case, seed] => cases
+            .iter()
+            .find(|(name, _)| name == case)
+            .zip(parse_seed(seed)),
+        _ => None,
+    };
+    let Some(((_, observe), seed)) = found else {
+        eprintln!("usage: observe CASE SEED, where CASE is one of:");
+        for (name, _) in cases {
+            eprintln!("  {name}");
+        }
+        std::process::exit(2);
+    };
+    let observation = observe(seed);
+    let mut stdout = std::io::stdout().lock();
+    let written = writeln!(stdout, "\n{OBSERVATION_MARKER}{observation}").and_then(|()| stdout.flush());
+    // Exit at once: threads the learner's code left running end here.
+    std::process::exit(if written.is_ok() { 0 } else { 1 });
+}
+
+fn parse_seed(text: &str) -> Option<Seed> {
+    let hex = text.strip_prefix("0x")?;
+    u64::from_str_radix(hex, 16).ok().map(Seed)
+}
+
+/// The message of the last panic on this process, with its place.
+static LAST_PANIC: Mutex<String> = Mutex::new(String::new());
+
+/// The judge: reads a [`JudgeRequest`] on standard input and writes a
+/// [`JudgeAnswer`] on standard output. A case fails when its `judge`
+/// panics (a failed `assert!`) or its observation cannot be decoded.
+pub fn judge_main(cases: &[(&str, JudgeFn)]) {
+    panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("the judge panicked");
+        let place = info
+            .location()
+            .map(|place| format!(" ({}:{})", place.file(), place.line()))
+            .unwrap_or_default();
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = format!("{message}{place}");
+        }
+    }));
+    let mut input = String::new();
+    if let Err(err) = std::io::stdin().read_to_string(&mut input) {
+        eprintln!("judge: cannot read the request: {err}");
+        std::process::exit(2);
+    }
+    let request: JudgeRequest = match serde_json::from_str(&input) {
+        Ok(request) => request,
+        Err(err) => {
+            eprintln!("judge: the request is not valid: {err}");
+            std::process::exit(2);
+        }
+    };
+    let verdicts = request
+        .cases
+        .iter()
+        .map(|observed| {
+            let Some((_, judge)) = cases.iter().find(|(name, _)| *name == observed.case) else {
+                return Verdict {
+                    case: observed.case.clone(),
+                    passed: false,
+                    message: "the judge has no such case".to_owned(),
+                };
+            };
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+                judge(observed.seed, &observed.observation)
+            }));
+            let (passed, message) = match outcome {
+                Ok(Ok(())) => (true, String::new()),
+                Ok(Err(message)) => (false, message),
+                Err(_) => (
+                    false,
+                    LAST_PANIC
+                        .lock()
+                        .map(|last| last.clone())
+                        .unwrap_or_default(),
+                ),
+            };
+            Verdict {
+                case: observed.case.clone(),
+                passed,
+                message,
+            }
+        })
+        .collect();
+    let answer = JudgeAnswer { verdicts };
+    match serde_json::to_string(&answer) {
+        Ok(text) => println!("{text}"),
+        Err(err) => {
+            eprintln!("judge: cannot write the answer: {err}");
+            std::process::exit(2);
+        }
+    }
+}

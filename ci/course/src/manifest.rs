@@ -1,0 +1,440 @@
+//! The per-exercise grading manifest: which cases exist, which step each one
+//! belongs to, what it is worth, the hints for each step, which files are the
+//! learner's and what the exercise's public API is. It is data, kept in
+//! `grading/manifest.toml`, so that tools and the book can read it too.
+
+use crate::expectation::Expectations;
+use serde::Deserialize;
+use std::fmt;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The three steps of the method, in the order a learner meets them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepName {
+    /// The property is attached to a type or trait and documented.
+    Definition,
+    /// One module upholds the property; privacy or `unsafe` keeps others out.
+    Enforcement,
+    /// The rest of the code relies on the property.
+    Consumption,
+}
+
+impl StepName {
+    /// All steps, in order.
+    pub const ALL: [StepName; 3] = [
+        StepName::Definition,
+        StepName::Enforcement,
+        StepName::Consumption,
+    ];
+
+    /// The step's name as written in manifests and test names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepName::Definition => "definition",
+            StepName::Enforcement => "enforcement",
+            StepName::Consumption => "consumption",
+        }
+    }
+
+    /// Parses a step name as written in manifests.
+    pub fn parse(name: &str) -> Option<StepName> {
+        StepName::ALL.into_iter().find(|step| step.as_str() == name)
+    }
+}
+
+impl fmt::Display for StepName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a case expects of the code under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Expect {
+    /// A behaviour case: its `observe` function runs the learner's code and
+    /// records what happened, and its `judge` function, built without the
+    /// learner's code, decides whether that is right.
+    Pass,
+    /// The compiler must reject the case with the errors its `//~`
+    /// annotations name (see [`Expectations`](crate::Expectations)).
+    CompileFail,
+    /// The crate's public surface holds nothing beyond the exercise's API
+    /// and the manifest's `[surface] allow` list.
+    Surface,
+}
+
+impl Expect {
+    /// The word used in manifests and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Expect::Pass => "pass",
+            Expect::CompileFail => "compile-fail",
+            Expect::Surface => "surface",
+        }
+    }
+}
+
+/// One step of an exercise, with the hints a learner can ask for.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Which step this is.
+    pub name: StepName,
+    /// One sentence: what the learner does in this step.
+    pub goal: String,
+    /// Hints, from gentle to explicit.
+    #[serde(default)]
+    pub hints: Vec<String>,
+}
+
+/// One grading case.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// The case's source, relative to the `cases/` folder.
+    pub file: PathBuf,
+    /// The step the case belongs to.
+    pub step: StepName,
+    /// Whether it must pass or fail to compile.
+    pub expect: Expect,
+    /// Points it is worth.
+    #[serde(default = "one")]
+    pub points: u32,
+    /// `true` when the starter already passes this case: it checks that the
+    /// learner keeps what the starter gives (the definition), not new work.
+    #[serde(default)]
+    pub given: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The public surface an exercise allows (see the grading engine's
+/// `surface` module for how a crate's surface is read).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Surface {
+    /// The public items of the reference solution, such as
+    /// `fn OrderedSet::insert` or `impl Clone for OrderedSet`: the
+    /// exercise's API. Written by `cargo xtask surface`, checked by a test.
+    #[serde(default)]
+    pub api: Vec<String>,
+    /// Further items a solution may add, each with why it is harmless or
+    /// which case probes it (`*` matches any text: `impl Sendable for *`).
+    #[serde(default)]
+    pub allow: Vec<AllowedItem>,
+}
+
+/// An item a solution may add to the public surface.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllowedItem {
+    /// The item, as the surface lists it; `*` matches any text.
+    pub item: String,
+    /// Why it is allowed: why it cannot break the invariant, or the case
+    /// that checks what it does.
+    pub why: String,
+}
+
+impl Surface {
+    /// Whether `item` is part of the API or allowed.
+    pub fn permits(&self, item: &str) -> bool {
+        self.api.iter().any(|api| api == item)
+            || self
+                .allow
+                .iter()
+                .any(|allowed| wildcard_match(&allowed.item, item))
+    }
+}
+
+/// `pattern` with `*` matching any run of characters.
+fn wildcard_match(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let Some(first) = parts.next() else {
+        return text.is_empty();
+    };
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// An exercise's `grading/manifest.toml`, with the folder it was read from.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The exercise's folder name under `exercises/`.
+    pub exercise: String,
+    /// The exercise's title, as in the book.
+    pub title: String,
+    /// The book chapter that teaches it, relative to `book/src`.
+    pub chapter: String,
+    /// Files and folders of the crate that the learner writes; everything
+    /// else in the crate belongs to the course.
+    pub learner_files: Vec<PathBuf>,
+    /// Learner crates, among `learner_files`, that are procedural macro
+    /// crates (such as `derive`): their code runs inside the compiler, so
+    /// the grading engine never lets it run in a compilation whose
+    /// diagnostics decide a case.
+    #[serde(default)]
+    pub macro_crates: Vec<PathBuf>,
+    /// The exercise's public API, and what else a solution may make public.
+    #[serde(default)]
+    pub surface: Surface,
+    /// The steps, in order.
+    #[serde(rename = "step")]
+    pub steps: Vec<Step>,
+    /// The cases.
+    #[serde(rename = "case")]
+    pub cases: Vec<Case>,
+    /// The starter's learner files, each with its git blob id, so that the
+    /// starter can be restored from the repository's objects whatever the
+    /// learner committed since (`cargo xsafe reset`). Written by
+    /// `cargo run -p xsafe-grading-proofs --bin bless`.
+    #[serde(default)]
+    pub starter: std::collections::BTreeMap<PathBuf, String>,
+    /// The `grading/` folder this manifest was read from.
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// Why a manifest could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The manifest's path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a valid manifest.
+    #[error("{path} is not a valid grading manifest: {source}")]
+    Parse {
+        /// The manifest's path.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: Box<toml::de::Error>,
+    },
+    /// The manifest parsed but says something that cannot be right.
+    #[error("{path}: {problem}")]
+    Invalid {
+        /// The manifest's path.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+impl Manifest {
+    /// The manifest's file name inside a `grading/` folder.
+    pub const FILE: &'static str = "manifest.toml";
+
+    /// Reads and checks `dir/manifest.toml`.
+    pub fn load(dir: &Path) -> Result<Manifest, ManifestError> {
+        let path = dir.join(Manifest::FILE);
+        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        let mut manifest: Manifest =
+            toml::from_str(&text).map_err(|source| ManifestError::Parse {
+                path: path.clone(),
+                source: Box::new(source),
+            })?;
+        manifest.dir = dir.to_path_buf();
+        manifest
+            .validate()
+            .map_err(|problem| ManifestError::Invalid {
+                path: path.clone(),
+                problem,
+            })?;
+        Ok(manifest)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        for (index, step) in self.steps.iter().enumerate() {
+            if StepName::ALL.get(index) != Some(&step.name) {
+                return Err(format!(
+                    "steps must be definition, enforcement, consumption in that order; found `{}` in place {}",
+                    step.name,
+                    index + 1
+                ));
+            }
+        }
+        if self.steps.len() != StepName::ALL.len() {
+            return Err("the manifest must describe all three steps".to_owned());
+        }
+        for case in &self.cases {
+            let path = self.case_path(case);
+            if !path.is_file() {
+                return Err(format!("case file {} does not exist", path.display()));
+            }
+        }
+        for case in &self.cases {
+            if case.expect == Expect::CompileFail {
+                let expectations = case.expectations(self).map_err(|err| {
+                    format!("case {}: {err}", case.name())
+                })?;
+                if expectations.required().next().is_none() {
+                    return Err(format!(
+                        "compile-fail case {} has no `//~ ERROR` annotation: it would pass whatever the compiler says",
+                        case.name()
+                    ));
+                }
+            }
+        }
+        for krate in &self.macro_crates {
+            if !self.learner_files.iter().any(|file| file.starts_with(krate)) {
+                return Err(format!(
+                    "macro crate {} holds no learner file",
+                    krate.display()
+                ));
+            }
+        }
+        for (index, case) in self.cases.iter().enumerate() {
+            if self.cases[..index]
+                .iter()
+                .any(|seen| seen.file == case.file)
+            {
+                return Err(format!("case {} is listed twice", case.file.display()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The absolute path of a case's source file.
+    pub fn case_path(&self, case: &Case) -> PathBuf {
+        self.dir.join("cases").join(&case.file)
+    }
+
+    /// The cases of one step, in manifest order.
+    pub fn cases_of(&self, step: StepName) -> impl Iterator<Item = &Case> {
+        self.cases.iter().filter(move |case| case.step == step)
+    }
+
+    /// The step's description.
+    pub fn step(&self, name: StepName) -> Option<&Step> {
+        self.steps.iter().find(|step| step.name == name)
+    }
+
+    /// The points all cases are worth together.
+    pub fn total_points(&self) -> u32 {
+        self.cases.iter().map(|case| case.points).sum()
+    }
+}
+
+impl Case {
+    /// The case's name: its file path without extension, such as
+    /// `enforcement/no_node_literal`.
+    pub fn name(&self) -> String {
+        self.file
+            .with_extension("")
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+
+    /// The errors a compile-fail case expects, from its `//~` annotations.
+    pub fn expectations(&self, manifest: &Manifest) -> Result<Expectations, ManifestError> {
+        let path = manifest.case_path(self);
+        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        Expectations::parse(&text).map_err(|err| ManifestError::Invalid {
+            path,
+            problem: format!("annotation on {err}"),
+        })
+    }
+
+    /// What the case proves: the comment lines it starts with, joined.
+    /// Empty if the file cannot be read or does not start with a comment.
+    pub fn proves(&self, manifest: &Manifest) -> String {
+        let text = std::fs::read_to_string(manifest.case_path(self)).unwrap_or_default();
+        leading_comment(&text)
+    }
+}
+
+/// The `//` or `//!` comment lines a source text starts with, without their
+/// markers, joined by spaces.
+pub(crate) fn leading_comment(text: &str) -> String {
+    let mut words = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(comment) = line.strip_prefix("//") else {
+            break;
+        };
+        let comment = comment.strip_prefix('!').unwrap_or(comment).trim();
+        if !comment.is_empty() {
+            words.push(comment);
+        }
+    }
+    words.join(" ")
+}
+
+/// The git blob id of a file's content: what `git hash-object` prints.
+pub fn git_blob_id(content: &[u8]) -> String {
+    let mut hasher = sha1_smol::Sha1::new();
+    let mut header = Vec::new();
+    let _ = write!(header, "blob {}\0", content.len());
+    hasher.update(&header);
+    hasher.update(content);
+    hasher.digest().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comment is read up to the first line of code, markers stripped.
+    #[test]
+    fn leading_comment_stops_at_code() {
+        let text =
+            "//! Proves that outside code\n//! cannot build a node.\n\nuse x;\n// not this\n";
+        assert_eq!(
+            leading_comment(text),
+            "Proves that outside code cannot build a node."
+        );
+    }
+
+    /// The blob id is git's: `printf 'hello\n' | git hash-object --stdin`.
+    #[test]
+    fn blob_id_matches_git() {
+        assert_eq!(
+            git_blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
+    }
+
+    /// `*` matches any run of characters, anywhere in the pattern.
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("impl Sendable for *", "impl Sendable for Vec"));
+        assert!(wildcard_match("impl * for Token", "impl Clone for Token"));
+        assert!(!wildcard_match("impl * for Token", "impl Clone for Tokens"));
+        assert!(wildcard_match("fn Set::*", "fn Set::len"));
+        assert!(!wildcard_match("fn Set::len", "fn Set::len2"));
+        assert!(wildcard_match("*", ""));
+    }
+
+    /// A file that starts with code has no "proves" comment.
+    #[test]
+    fn no_leading_comment() {
+        assert_eq!(leading_comment("fn main() {}\n// late"), "");
+    }
+}

@@ -1,0 +1,377 @@
+//! The cargo workspace that grading builds for one exercise, generated
+//! from its manifest:
+//!
+//! * package `xsafe-cases-EXERCISE`, which depends on the crate under test:
+//!   one binary target per compile-fail case (the case file itself), and
+//!   the binary `observe`, every behaviour case's `observe` half;
+//! * package `xsafe-judge-EXERCISE`, which does not depend on it: the
+//!   binary `judge`, every behaviour case's `judge` half, built with the
+//!   cfg `xsafe_judge`.
+//!
+//! Both packages get the exercise's `[dev-dependencies]` (what its cases
+//! use). One `cargo build` builds everything, so the crate under test is
+//! compiled once and the cases in parallel. Files are written only when
+//! their content changes, so that cargo's fingerprints keep a warm build
+//! warm.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use xsafe_course::{Case, Expect, Manifest};
+
+/// The generated workspace of one exercise.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// Its root folder (with `Cargo.toml` and `Cargo.lock`).
+    pub root: PathBuf,
+    /// The package of the cases.
+    pub cases_package: String,
+    /// The package of the judge.
+    pub judge_package: String,
+    /// The compile-fail cases, by binary target name.
+    pub compile_fail: BTreeMap<String, Case>,
+    /// The observing program's source, when the workspace builds it.
+    pub observe_source: Option<PathBuf>,
+    /// The judge's source, when the workspace builds it.
+    pub judge_source: Option<PathBuf>,
+    /// The behaviour cases built into `observe` (and `judge`).
+    pub behaviour: Vec<Case>,
+    /// The package name of the crate under test.
+    pub crate_package: String,
+}
+
+/// What to put in the workspace.
+#[derive(Debug, Clone)]
+pub struct ProjectSpec<'a> {
+    /// The exercise's manifest (its cases are read from `manifest.dir`).
+    pub manifest: &'a Manifest,
+    /// The crate under test.
+    pub crate_dir: &'a Path,
+    /// The compile-fail cases to build.
+    pub compile_fail: Vec<&'a Case>,
+    /// The behaviour cases to build into `observe` and `judge`.
+    pub behaviour: Vec<&'a Case>,
+    /// Whether to include the observing program.
+    pub observe: bool,
+    /// Whether to include the judge package.
+    pub judge: bool,
+    /// A lockfile to start from, so dependencies resolve as the course's do.
+    pub lockfile: Option<&'a Path>,
+}
+
+/// Why the workspace could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The crate under test's `Cargo.toml` cannot be used.
+    #[error("{path}: {problem}")]
+    CargoToml {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// The binary target of a compile-fail case: `case-STEP-FILE`.
+pub fn case_target(case: &Case) -> String {
+    format!("case-{}", case.name().replace('/', "-"))
+}
+
+/// Writes the workspace into `root` and returns what it holds.
+pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, ProjectError> {
+    let cargo_toml = spec.crate_dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&cargo_toml).map_err(|source| ProjectError::Io {
+        path: cargo_toml.clone(),
+        source,
+    })?;
+    let manifest: toml::Table = text.parse().map_err(|err| ProjectError::CargoToml {
+        path: cargo_toml.clone(),
+        problem: format!("not valid TOML: {err}"),
+    })?;
+    let crate_package = manifest
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(toml::Value::as_str)
+        .ok_or_else(|| ProjectError::CargoToml {
+            path: cargo_toml.clone(),
+            problem: "no package name".to_owned(),
+        })?
+        .to_owned();
+    let crate_dir = spec
+        .crate_dir
+        .canonicalize()
+        .map_err(|source| ProjectError::Io {
+            path: spec.crate_dir.to_path_buf(),
+            source,
+        })?;
+    let mut dev_dependencies = manifest
+        .get("dev-dependencies")
+        .and_then(toml::Value::as_table)
+        .cloned()
+        .unwrap_or_default();
+    absolute_paths(&mut dev_dependencies, &crate_dir);
+
+    let exercise = &spec.manifest.exercise;
+    let cases_package = format!("xsafe-cases-{exercise}");
+    let judge_package = format!("xsafe-judge-{exercise}");
+
+    // The cases package.
+    let mut dependencies = dev_dependencies.clone();
+    let mut under_test = toml::Table::new();
+    under_test.insert(
+        "path".into(),
+        crate_dir.to_string_lossy().into_owned().into(),
+    );
+    dependencies.insert(crate_package.clone(), under_test.into());
+    let mut bins = Vec::new();
+    let mut compile_fail = BTreeMap::new();
+    for case in &spec.compile_fail {
+        let name = case_target(case);
+        bins.push(bin(&name, &spec.manifest.case_path(case)));
+        compile_fail.insert(name, (*case).clone());
+    }
+    let behaviour: Vec<Case> = spec.behaviour.iter().map(|case| (*case).clone()).collect();
+    let mut observe_source = None;
+    if spec.observe && !behaviour.is_empty() {
+        let observe = root.join("cases/observe.rs");
+        write_if_changed(&observe, &harness_source(spec.manifest, &behaviour, Half::Observe))?;
+        bins.push(bin("observe", &observe));
+        observe_source = Some(observe);
+    }
+    write_if_changed(
+        &root.join("cases/Cargo.toml"),
+        &package_toml(&cases_package, dependencies, bins, false),
+    )?;
+
+    // The judge package: no dependency on the crate under test.
+    let mut members = vec!["cases"];
+    let mut judge_source = None;
+    if spec.judge && !behaviour.is_empty() {
+        let judge = root.join("judge/judge.rs");
+        judge_source = Some(judge.clone());
+        write_if_changed(&judge, &harness_source(spec.manifest, &behaviour, Half::Judge))?;
+        write_if_changed(&root.join("judge/build.rs"), JUDGE_BUILD_SCRIPT)?;
+        write_if_changed(
+            &root.join("judge/Cargo.toml"),
+            &package_toml(
+                &judge_package,
+                dev_dependencies,
+                vec![bin("judge", &judge)],
+                true,
+            ),
+        )?;
+        members.push("judge");
+    }
+
+    let mut workspace = toml::Table::new();
+    workspace.insert("resolver".into(), "3".into());
+    workspace.insert(
+        "members".into(),
+        toml::Value::Array(members.iter().map(|&member| member.into()).collect()),
+    );
+    let mut top = toml::Table::new();
+    top.insert("workspace".into(), workspace.into());
+    // No debug info: linking is most of a warm build, and a failing case
+    // shows its panic message and place without it.
+    let profile: toml::Table = toml::from_str("[dev]\ndebug = 0\n").unwrap_or_default();
+    top.insert("profile".into(), profile.into());
+    write_if_changed(
+        &root.join("Cargo.toml"),
+        &format!("# Generated by the X-safe Rust grading engine.\n{top}"),
+    )?;
+    if let Some(lockfile) = spec.lockfile {
+        let ours = root.join("Cargo.lock");
+        if !ours.exists() {
+            std::fs::copy(lockfile, &ours).map_err(|source| ProjectError::Io {
+                path: ours.clone(),
+                source,
+            })?;
+        }
+    }
+    Ok(Project {
+        root: root.to_path_buf(),
+        cases_package,
+        judge_package,
+        compile_fail,
+        observe_source,
+        judge_source,
+        behaviour,
+        crate_package,
+    })
+}
+
+/// The judge package's build script: it sets the cfg that leaves every
+/// case's `observe` half (and its use of the learner's crate) out.
+const JUDGE_BUILD_SCRIPT: &str = "\
+// Generated by the X-safe Rust grading engine.
+fn main() {
+    println!(\"cargo::rustc-check-cfg=cfg(xsafe_judge)\");
+    println!(\"cargo::rustc-cfg=xsafe_judge\");
+}
+";
+
+fn bin(name: &str, path: &Path) -> toml::Table {
+    let mut bin = toml::Table::new();
+    bin.insert("name".into(), name.into());
+    bin.insert("path".into(), path.to_string_lossy().into_owned().into());
+    bin.insert("test".into(), false.into());
+    bin.insert("bench".into(), false.into());
+    bin.insert("doc".into(), false.into());
+    bin
+}
+
+fn package_toml(
+    name: &str,
+    dependencies: toml::Table,
+    bins: Vec<toml::Table>,
+    build_script: bool,
+) -> String {
+    let mut package = toml::Table::new();
+    package.insert("name".into(), name.into());
+    package.insert("version".into(), "0.0.0".into());
+    package.insert("edition".into(), "2024".into());
+    package.insert("publish".into(), false.into());
+    package.insert("autobins".into(), false.into());
+    package.insert("autotests".into(), false.into());
+    package.insert("autoexamples".into(), false.into());
+    package.insert("autobenches".into(), false.into());
+    package.insert(
+        "build".into(),
+        if build_script {
+            "build.rs".into()
+        } else {
+            false.into()
+        },
+    );
+    let mut top = toml::Table::new();
+    top.insert("package".into(), package.into());
+    top.insert("dependencies".into(), dependencies.into());
+    top.insert(
+        "bin".into(),
+        toml::Value::Array(bins.into_iter().map(toml::Value::Table).collect()),
+    );
+    let lints: toml::Table = toml::from_str(
+        "[rust]\nunexpected_cfgs = { level = \"warn\", check-cfg = ['cfg(xsafe_judge)'] }\n",
+    )
+    .unwrap_or_default();
+    top.insert("lints".into(), lints.into());
+    format!("# Generated by the X-safe Rust grading engine.\n{top}")
+}
+
+/// Makes every `path = "..."` of a dependency table absolute, relative to
+/// the folder of the `Cargo.toml` it came from.
+fn absolute_paths(dependencies: &mut toml::Table, base: &Path) {
+    for (_, dependency) in dependencies.iter_mut() {
+        if let Some(path) = dependency
+            .as_table_mut()
+            .and_then(|table| table.get_mut("path"))
+        {
+            if let Some(relative) = path.as_str() {
+                let absolute = base.join(relative);
+                let absolute = absolute.canonicalize().unwrap_or(absolute);
+                *path = absolute.to_string_lossy().into_owned().into();
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Half {
+    Observe,
+    Judge,
+}
+
+/// The source of the observing program or of the judge: each behaviour
+/// case as a module `STEP::NAME` (from its file), the exercise's
+/// `cases/support.rs` as `crate::support`, and a `main` with the table of
+/// cases.
+fn harness_source(manifest: &Manifest, cases: &[Case], half: Half) -> String {
+    let mut source = String::from(
+        "// Generated by the X-safe Rust grading engine from grading/manifest.toml.\n\
+         #![allow(dead_code, unused_imports, unused_variables)]\n\n",
+    );
+    let support = manifest.dir.join("cases/support.rs");
+    if support.is_file() {
+        let _ = writeln!(source, "#[path = {:?}]\nmod support;\n", path_text(&support));
+    }
+    let mut steps: BTreeMap<String, Vec<&Case>> = BTreeMap::new();
+    for case in cases {
+        steps.entry(case.step.to_string()).or_default().push(case);
+    }
+    for (step, cases) in &steps {
+        let _ = writeln!(source, "mod {step} {{");
+        for case in cases {
+            let _ = writeln!(
+                source,
+                "    #[path = {:?}]\n    pub mod {};",
+                path_text(&manifest.case_path(case)),
+                module_name(case)
+            );
+        }
+        let _ = writeln!(source, "}}\n");
+    }
+    source.push_str("fn main() {\n");
+    match half {
+        Half::Observe => source.push_str("    xsafe_case::harness::observe_main(&[\n"),
+        Half::Judge => source.push_str("    xsafe_case::harness::judge_main(&[\n"),
+    }
+    for case in cases {
+        let module = format!("{}::{}", case.step, module_name(case));
+        let entry = match half {
+            Half::Observe => format!(
+                "|seed| xsafe_case::protocol::encode(&{module}::observe(seed))"
+            ),
+            Half::Judge => format!(
+                "|seed, seen| {{ {module}::judge(seed, xsafe_case::protocol::decode(seen)?); Ok(()) }}"
+            ),
+        };
+        let _ = writeln!(source, "        ({:?}, {entry}),", case.name());
+    }
+    source.push_str("    ]);\n}\n");
+    source
+}
+
+fn module_name(case: &Case) -> String {
+    case.file
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn path_text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Writes `text` to `path` unless it already holds exactly that.
+fn write_if_changed(path: &Path, text: &str) -> Result<(), ProjectError> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|source| ProjectError::Io {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+    }
+    std::fs::write(path, text).map_err(|source| ProjectError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The behaviour cases of a manifest.
+pub fn behaviour_cases(manifest: &Manifest) -> Vec<&Case> {
+    manifest
+        .cases
+        .iter()
+        .filter(|case| case.expect == Expect::Pass)
+        .collect()
+}

@@ -1,0 +1,81 @@
+//! The Rust toolchain that grades: found once, named in reports, and run
+//! directly (not through rustup's proxies), so that a confined build sees
+//! the same compiler as the grader.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The toolchain every build of a grade uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toolchain {
+    /// Its root (`rustc --print sysroot`).
+    pub sysroot: PathBuf,
+    /// `rustc --version`, such as `rustc 1.95.0 (59807616e 2026-04-14)`.
+    pub version: String,
+}
+
+impl Toolchain {
+    /// The toolchain that `rustc` resolves to from `dir` (so a
+    /// `rust-toolchain.toml` there, or `RUSTUP_TOOLCHAIN`, chooses it), or
+    /// the rustup toolchain `name` when one is given.
+    pub fn find(dir: &Path, name: Option<&str>) -> std::io::Result<Toolchain> {
+        let rustc = match name {
+            Some(_) => "rustc".into(),
+            None => std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()),
+        };
+        let ask = |arg: &str| -> std::io::Result<String> {
+            let mut command = Command::new(&rustc);
+            command.arg(arg).current_dir(dir).stdin(Stdio::null());
+            if let Some(name) = name {
+                command.env("RUSTUP_TOOLCHAIN", name);
+            }
+            let output = command.output()?;
+            if !output.status.success() {
+                return Err(std::io::Error::other(format!(
+                    "`rustc {arg}` failed: {}",
+                    String::from_utf8_lossy(&output.stderr).trim()
+                )));
+            }
+            Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+        };
+        Ok(Toolchain {
+            sysroot: PathBuf::from(ask("--print=sysroot")?),
+            version: ask("--version")?,
+        })
+    }
+
+    /// Its `cargo`.
+    pub fn cargo(&self) -> PathBuf {
+        self.sysroot.join("bin/cargo")
+    }
+
+    /// Its `rustc`.
+    pub fn rustc(&self) -> PathBuf {
+        self.sysroot.join("bin/rustc")
+    }
+
+    /// A `cargo` command of this toolchain with a clean build environment:
+    /// flags from the caller's environment would change what compiles.
+    pub fn cargo_command(&self) -> Command {
+        let mut command = Command::new(self.cargo());
+        command
+            .env("RUSTC", self.rustc())
+            .env("CARGO_TERM_COLOR", "never")
+            .env("CARGO_TERM_PROGRESS_WHEN", "never")
+            .env("RUST_BACKTRACE", "0");
+        for variable in [
+            "RUSTFLAGS",
+            "CARGO_ENCODED_RUSTFLAGS",
+            "CARGO_BUILD_RUSTFLAGS",
+            "RUSTC_WRAPPER",
+            "RUSTC_WORKSPACE_WRAPPER",
+            "RUSTC_BOOTSTRAP",
+            "CARGO_TARGET_DIR",
+            "CARGO_BUILD_TARGET",
+            "CARGO_INCREMENTAL",
+        ] {
+            command.env_remove(variable);
+        }
+        command
+    }
+}
