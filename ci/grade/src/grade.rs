@@ -4,7 +4,7 @@
 
 use crate::behaviour::{BehaviourRun, run_behaviour, tail};
 use crate::build::{BuildRun, BuildSpec, build, fetch, is_error};
-use crate::compile_fail::verdict;
+use crate::compile_fail::{ReportedError, verdict};
 use crate::isolation::{Confinement, Isolation};
 use crate::limits::{Ending, Limits};
 use crate::macros::{LearnerMacros, MacroError};
@@ -135,91 +135,111 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
         .as_ref()
         .map_or(request.crate_dir.clone(), |macros| macros.replaying.clone());
 
+    // Behaviour cases still in the observing program: one that does not
+    // compile against the crate is taken out (and not run), so the others
+    // still run.
+    let mut observable: Vec<&Case> = behaviour.clone();
     let mut observing_build: Option<(BuildRun, Project)> = None;
     if let Some(macros) = &macros {
-        let project = write_project(
-            &ProjectSpec {
-                manifest: &manifest,
-                crate_dir: &macros.recording,
-                compile_fail: compile_fail.clone(),
-                behaviour: behaviour.clone(),
-                observe: true,
-                judge: false,
-                lockfile: request.lockfile.as_deref(),
-            },
-            &request.work_dir.join("recording-build"),
-        )?;
-        let fetched = fetch(&project.root, &toolchain, request.limits.build())
+        let mut fetched_once = false;
+        loop {
+            let project = write_project(
+                &ProjectSpec {
+                    manifest: &manifest,
+                    crate_dir: &macros.recording,
+                    compile_fail: compile_fail.clone(),
+                    behaviour: observable.clone(),
+                    observe: true,
+                    judge: false,
+                    lockfile: request.lockfile.as_deref(),
+                },
+                &request.work_dir.join("recording-build"),
+            )?;
+            if !fetched_once {
+                let fetched = fetch(&project.root, &toolchain, request.limits.build())
+                    .map_err(GradeError::Toolchain)?;
+                if !matches!(fetched.ending, Ending::Exited(status) if status.success()) {
+                    return Err(GradeError::Toolchain(std::io::Error::other(format!(
+                        "cannot fetch the dependencies: {}",
+                        tail(&fetched.stderr, 10)
+                    ))));
+                }
+                fetched_once = true;
+            }
+            macros.clear_recordings()?;
+            let confinement = Confinement {
+                read_only: vec![macros.recording.clone(), manifest.dir.clone()],
+                writable: vec![macros.recordings.clone()],
+            };
+            let run = build(&BuildSpec {
+                workspace: &project.root,
+                packages: vec![&project.cases_package],
+                target_dir: &request.work_dir.join("recording-target"),
+                toolchain: &toolchain,
+                bounds: request.limits.build(),
+                confined: Some((&isolation, confinement)),
+            })
             .map_err(GradeError::Toolchain)?;
-        if !matches!(fetched.ending, Ending::Exited(status) if status.success()) {
-            return Err(GradeError::Toolchain(std::io::Error::other(format!(
-                "cannot fetch the dependencies: {}",
-                tail(&fetched.stderr, 10)
-            ))));
+            let errors: Vec<String> = run
+                .errors_under(&macros.recording)
+                .filter_map(|diagnostic| diagnostic.rendered.clone())
+                .map(|text| show(&text))
+                .collect();
+            if !errors.is_empty() || run.stopped_because().is_some() {
+                return Ok(not_compiling(manifest, &run, errors, &show));
+            }
+            let again = drop_uncompiled(&run, &project, &manifest, &mut observable, &mut found, &show);
+            if !again {
+                macros.install_recordings()?;
+                observing_build = Some((run, project));
+                break;
+            }
         }
-        macros.clear_recordings()?;
-        let confinement = Confinement {
-            read_only: vec![macros.recording.clone(), manifest.dir.clone()],
-            writable: vec![macros.recordings.clone()],
-        };
-        let untrusted_target = request.work_dir.join("recording-target");
-        let run = build(&BuildSpec {
-            workspace: &project.root,
-            packages: vec![&project.cases_package],
-            target_dir: &untrusted_target,
-            toolchain: &toolchain,
-            bounds: request.limits.build(),
-            confined: Some((&isolation, confinement)),
-        })
-        .map_err(GradeError::Toolchain)?;
-        let errors: Vec<String> = run
-            .errors_under(&macros.recording)
-            .filter_map(|diagnostic| diagnostic.rendered.clone())
-            .map(|text| show(&text))
-            .collect();
-        if !errors.is_empty() || run.stopped_because().is_some() {
-            return Ok(not_compiling(manifest, &run, errors, &show));
-        }
-        macros.install_recordings()?;
-        observing_build = Some((run, project));
     }
 
     // The trusted build: the crate under test (with replayed macros), the
     // compile-fail cases, the judge, and the observing program unless the
     // confined build made it.
-    let project = write_project(
-        &ProjectSpec {
-            manifest: &manifest,
-            crate_dir: &trusted_crate,
-            compile_fail: compile_fail.clone(),
-            behaviour: behaviour.clone(),
-            observe: macros.is_none(),
-            judge: true,
-            lockfile: request.lockfile.as_deref(),
-        },
-        &request.work_dir.join("build"),
-    )?;
-    let mut packages = vec![project.cases_package.as_str()];
-    if !behaviour.is_empty() {
-        packages.push(project.judge_package.as_str());
-    }
-    let run = build(&BuildSpec {
-        workspace: &project.root,
-        packages,
-        target_dir: &request.target_dir,
-        toolchain: &toolchain,
-        bounds: request.limits.build(),
-        confined: None,
-    })
-    .map_err(GradeError::Toolchain)?;
-    let errors: Vec<String> = run
-        .errors_under(&trusted_crate)
-        .filter_map(|diagnostic| diagnostic.rendered.clone())
-        .map(|text| show(&text))
-        .collect();
-    if !errors.is_empty() {
-        return Ok(not_compiling(manifest, &run, errors, &show));
-    }
+    let (run, project) = loop {
+        let project = write_project(
+            &ProjectSpec {
+                manifest: &manifest,
+                crate_dir: &trusted_crate,
+                compile_fail: compile_fail.clone(),
+                behaviour: observable.clone(),
+                observe: macros.is_none(),
+                judge: true,
+                lockfile: request.lockfile.as_deref(),
+            },
+            &request.work_dir.join("build"),
+        )?;
+        let mut packages = vec![project.cases_package.as_str()];
+        if project.judge_source.is_some() {
+            packages.push(project.judge_package.as_str());
+        }
+        let run = build(&BuildSpec {
+            workspace: &project.root,
+            packages,
+            target_dir: &request.target_dir,
+            toolchain: &toolchain,
+            bounds: request.limits.build(),
+            confined: None,
+        })
+        .map_err(GradeError::Toolchain)?;
+        let errors: Vec<String> = run
+            .errors_under(&trusted_crate)
+            .filter_map(|diagnostic| diagnostic.rendered.clone())
+            .map(|text| show(&text))
+            .collect();
+        if !errors.is_empty() {
+            return Ok(not_compiling(manifest, &run, errors, &show));
+        }
+        if macros.is_some()
+            || !drop_uncompiled(&run, &project, &manifest, &mut observable, &mut found, &show)
+        {
+            break (run, project);
+        }
+    };
 
     // Compile-fail cases.
     for case in project.compile_fail.values() {
@@ -251,22 +271,25 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
     }
 
     // Behaviour cases.
-    if !behaviour.is_empty() {
+    let observable: Vec<Case> = observable.into_iter().cloned().collect();
+    if !observable.is_empty() {
         let (observe_run, observe_project) = match &observing_build {
             Some((run, project)) => (run, project),
             None => (&run, &project),
         };
-        let observe_source = observe_project.observe_source.clone().unwrap_or_default();
-        let observe_exe = observe_run.executable(&observe_source);
+        let observe_exe = observe_project
+            .observe_source
+            .as_ref()
+            .and_then(|source| observe_run.executable(source));
         let judge_exe = project
             .judge_source
             .as_ref()
             .and_then(|source| run.executable(source));
-        match (&observe_exe, judge_exe) {
+        match (observe_exe, judge_exe) {
             (Some(observe), Some(judge)) => {
                 let outcomes = run_behaviour(
                     &BehaviourRun {
-                        observe,
+                        observe: &observe,
                         judge: &judge,
                         workdir: &request.crate_dir,
                         seed: request.seed.unwrap_or_else(random_seed),
@@ -274,38 +297,32 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                         isolation: &isolation,
                         workers: std::thread::available_parallelism().map_or(1, usize::from),
                     },
-                    &project.behaviour,
+                    &observable,
                 );
-                for (case, outcome) in project.behaviour.iter().zip(outcomes) {
+                for (case, outcome) in observable.iter().zip(outcomes) {
                     found.insert(case.name(), outcome);
                 }
             }
-            (observe, judge) => {
-                let (why, details) = if observe.is_none() {
-                    let errors: Vec<String> = observe_run
-                        .diagnostics(&observe_source)
-                        .filter(|diagnostic| is_error(diagnostic))
-                        .filter_map(|diagnostic| diagnostic.rendered.as_deref())
-                        .map(&show)
-                        .collect();
-                    match observe_run.stopped_because() {
-                        Some(why) => (Status::Stopped(format!("the build was {why}")), tail(&observe_run.stderr, 20)),
-                        None => (
-                            Status::NotRun(
-                                "the behaviour cases do not compile against this crate (see the details)".to_owned(),
-                            ),
-                            errors.join("\n"),
+            (observe, _) => {
+                let build = if observe.is_none() { observe_run } else { &run };
+                let (status, details) = match build.stopped_because() {
+                    Some(why) => (
+                        Status::Stopped(format!("the build was {why}")),
+                        tail(&build.stderr, 20),
+                    ),
+                    None if observe.is_none() => (
+                        Status::NotRun("the behaviour cases could not be built".to_owned()),
+                        show(&tail(&build.stderr, 20)),
+                    ),
+                    None => (
+                        Status::Stopped(
+                            "the judge did not build (a problem of the course, not of your code)".to_owned(),
                         ),
-                    }
-                } else {
-                    debug_assert!(judge.is_none());
-                    (
-                        Status::Stopped("the judge did not build (a problem of the course)".to_owned()),
-                        tail(&run.stderr, 20),
-                    )
+                        tail(&build.stderr, 20),
+                    ),
                 };
-                for case in &behaviour {
-                    found.insert(case.name(), CaseOutcome::new(why.clone(), details.clone()));
+                for case in &observable {
+                    found.insert(case.name(), CaseOutcome::new(status.clone(), details.clone()));
                 }
             }
         }
@@ -347,6 +364,81 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
         crate_errors: None,
         surface: surface_items,
     })
+}
+
+/// When the observing program of `project` did not compile: takes the
+/// behaviour cases whose files hold the errors out of `observable` (each
+/// not run, with its errors) and returns `true`, so the caller builds
+/// again without them. Returns `false` when there is nothing to retry:
+/// the program compiled, or no case is left, or the errors are not in any
+/// one case's file (then every remaining case is not run).
+fn drop_uncompiled(
+    run: &BuildRun,
+    project: &Project,
+    manifest: &Manifest,
+    observable: &mut Vec<&Case>,
+    found: &mut BTreeMap<String, CaseOutcome>,
+    show: &dyn Fn(&str) -> String,
+) -> bool {
+    let Some(source) = &project.observe_source else {
+        return false;
+    };
+    if observable.is_empty() || run.built(source) || run.stopped_because().is_some() {
+        return false;
+    }
+    let errors: Vec<_> = run.diagnostics(source).filter(|d| is_error(d)).collect();
+    let mut broken: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut unplaced = Vec::new();
+    for error in &errors {
+        let rendered = error.rendered.as_deref().map(show).unwrap_or_default();
+        let owner = observable.iter().find(|case| {
+            ReportedError::read(error, &manifest.case_path(case), &project.root)
+                .line
+                .is_some()
+        });
+        match owner {
+            Some(case) => broken.entry(case.name()).or_default().push(rendered),
+            None => unplaced.push(rendered),
+        }
+    }
+    if broken.is_empty() || !unplaced.is_empty() {
+        let details = if errors.is_empty() {
+            show(&tail(&run.stderr, 20))
+        } else {
+            errors
+                .iter()
+                .filter_map(|error| error.rendered.as_deref())
+                .map(show)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        for case in observable.drain(..) {
+            found.insert(
+                case.name(),
+                CaseOutcome::new(
+                    Status::NotRun(
+                        "the behaviour cases do not compile against your crate (see the details)".to_owned(),
+                    ),
+                    details.clone(),
+                ),
+            );
+        }
+        return false;
+    }
+    observable.retain(|case| {
+        let Some(errors) = broken.remove(&case.name()) else {
+            return true;
+        };
+        found.insert(
+            case.name(),
+            CaseOutcome::new(
+                Status::NotRun("this case does not compile against your crate: does a signature differ from the starter's? (see the details)".to_owned()),
+                errors.join("\n"),
+            ),
+        );
+        false
+    });
+    true
 }
 
 /// The grade of a crate that does not compile: every case not run.
