@@ -3,8 +3,8 @@
 //! with the learner's crate) and the judge (every case's `judge`, without
 //! it). The engine writes the table of cases; these functions do the rest.
 
-use crate::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Verdict};
 use crate::Seed;
+use crate::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Verdict};
 use std::io::{Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
@@ -35,7 +35,8 @@ pub fn observe_main(cases: &[(&str, ObserveFn)]) -> ! {
     };
     let observation = observe(seed);
     let mut stdout = std::io::stdout().lock();
-    let written = writeln!(stdout, "\n{OBSERVATION_MARKER}{observation}").and_then(|()| stdout.flush());
+    let written =
+        writeln!(stdout, "\n{OBSERVATION_MARKER}{observation}").and_then(|()| stdout.flush());
     // Exit at once: threads the learner's code left running end here.
     std::process::exit(if written.is_ok() { 0 } else { 1 });
 }

@@ -62,6 +62,8 @@ pub fn encode<T: Serialize>(value: &T) -> String {
 /// An observation read back for the judge.
 pub fn decode<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|err| {
-        format!("the observation is not what this case records ({err}); was it printed by the case?")
+        format!(
+            "the observation is not what this case records ({err}); was it printed by the case?"
+        )
     })
 }

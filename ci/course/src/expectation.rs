@@ -61,7 +61,12 @@ impl ExpectedError {
         };
         let code_fits =
             self.codes.is_empty() || code.is_some_and(|code| self.codes.iter().any(|c| c == code));
-        place_fits && code_fits && self.keywords.iter().all(|word| text.contains(word.as_str()))
+        place_fits
+            && code_fits
+            && self
+                .keywords
+                .iter()
+                .all(|word| text.contains(word.as_str()))
     }
 }
 

@@ -16,7 +16,7 @@ mod expectation;
 mod manifest;
 
 pub use course::{Course, CourseError, Exercise};
-pub use expectation::{AnnotationError, ExpectedError, Expectations, Place};
+pub use expectation::{AnnotationError, Expectations, ExpectedError, Place};
 pub use manifest::{
     AllowedItem, Case, Expect, Manifest, ManifestError, Step, StepName, Surface, git_blob_id,
 };

@@ -288,9 +288,9 @@ impl Manifest {
         }
         for case in &self.cases {
             if case.expect == Expect::CompileFail {
-                let expectations = case.expectations(self).map_err(|err| {
-                    format!("case {}: {err}", case.name())
-                })?;
+                let expectations = case
+                    .expectations(self)
+                    .map_err(|err| format!("case {}: {err}", case.name()))?;
                 if expectations.required().next().is_none() {
                     return Err(format!(
                         "compile-fail case {} has no `//~ ERROR` annotation: it would pass whatever the compiler says",
@@ -300,7 +300,11 @@ impl Manifest {
             }
         }
         for krate in &self.macro_crates {
-            if !self.learner_files.iter().any(|file| file.starts_with(krate)) {
+            if !self
+                .learner_files
+                .iter()
+                .any(|file| file.starts_with(krate))
+            {
                 return Err(format!(
                     "macro crate {} holds no learner file",
                     krate.display()
@@ -424,7 +428,10 @@ mod tests {
     /// `*` matches any run of characters, anywhere in the pattern.
     #[test]
     fn wildcards() {
-        assert!(wildcard_match("impl Sendable for *", "impl Sendable for Vec"));
+        assert!(wildcard_match(
+            "impl Sendable for *",
+            "impl Sendable for Vec"
+        ));
         assert!(wildcard_match("impl * for Token", "impl Clone for Token"));
         assert!(!wildcard_match("impl * for Token", "impl Clone for Tokens"));
         assert!(wildcard_match("fn Set::*", "fn Set::len"));

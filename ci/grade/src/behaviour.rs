@@ -22,7 +22,7 @@ use xsafe_case::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Observ
 use xsafe_course::Case;
 
 /// How to run the behaviour cases of one grade.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct BehaviourRun<'a> {
     /// The observing program.
     pub observe: &'a Path,
@@ -38,6 +38,8 @@ pub struct BehaviourRun<'a> {
     pub isolation: &'a Isolation,
     /// Observations run at once.
     pub workers: usize,
+    /// Shows paths the way the reader knows them.
+    pub show: &'a (dyn Fn(&str) -> String + Sync),
 }
 
 /// The seed of one case in a grade: the same for the same grade seed and
@@ -86,8 +88,8 @@ pub fn run_behaviour(run: &BehaviourRun<'_>, cases: &[Case]) -> Vec<CaseOutcome>
                 {
                     Some(verdict) if verdict.passed => CaseOutcome::passed(),
                     Some(verdict) => CaseOutcome::new(
-                        Status::Failed(verdict.message.clone()),
-                        with_seed(seed, &printed),
+                        Status::Failed((run.show)(&verdict.message)),
+                        (run.show)(&with_seed(seed, &printed)),
                     ),
                     None => CaseOutcome::new(
                         Status::Stopped("the judge gave no verdict on this case".to_owned()),
@@ -145,13 +147,21 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
         .chain(finished.stderr.lines())
         .collect::<Vec<_>>()
         .join("\n");
-    let details = with_seed(seed, &tail(&printed, 40));
-    let refused = |status: Status| (seed, Err(CaseOutcome::new(status, details.clone())), printed.clone());
+    let details = (run.show)(&with_seed(seed, &tail(&printed, 40)));
+    let refused = |status: Status| {
+        (
+            seed,
+            Err(CaseOutcome::new(status, details.clone())),
+            printed.clone(),
+        )
+    };
     if let Some(why) = finished.stopped_because() {
         return refused(Status::Stopped(format!("it was {why}")));
     }
     let Ending::Exited(status) = finished.ending else {
-        return refused(Status::Stopped("it ended without an exit status".to_owned()));
+        return refused(Status::Stopped(
+            "it ended without an exit status".to_owned(),
+        ));
     };
     if finished.stderr.contains("has overflowed its stack") {
         return refused(Status::Stopped("it overflowed its stack".to_owned()));

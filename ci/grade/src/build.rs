@@ -57,13 +57,20 @@ impl BuildRun {
 
     /// The compiler's diagnostics for the target whose root source file is
     /// `source` (a case file, a generated `main`).
-    pub fn diagnostics<'a>(&'a self, source: &'a Path) -> impl Iterator<Item = &'a Diagnostic> + 'a {
-        self.messages.iter().filter_map(move |message| match message {
-            Message::CompilerMessage(message) if same_path(message.target.src_path.as_std_path(), source) => {
-                Some(&message.message)
-            }
-            _ => None,
-        })
+    pub fn diagnostics<'a>(
+        &'a self,
+        source: &'a Path,
+    ) -> impl Iterator<Item = &'a Diagnostic> + 'a {
+        self.messages
+            .iter()
+            .filter_map(move |message| match message {
+                Message::CompilerMessage(message)
+                    if same_path(message.target.src_path.as_std_path(), source) =>
+                {
+                    Some(&message.message)
+                }
+                _ => None,
+            })
     }
 
     /// The executable of the binary target whose root is `source`, if it
@@ -95,16 +102,18 @@ impl BuildRun {
     /// (under `dir/grading`).
     pub fn errors_under<'a>(&'a self, dir: &'a Path) -> impl Iterator<Item = &'a Diagnostic> + 'a {
         let grading = dir.join("grading");
-        self.messages.iter().filter_map(move |message| match message {
-            Message::CompilerMessage(message)
-                if is_error(&message.message)
-                    && is_under(message.target.src_path.as_std_path(), dir)
-                    && !is_under(message.target.src_path.as_std_path(), &grading) =>
-            {
-                Some(&message.message)
-            }
-            _ => None,
-        })
+        self.messages
+            .iter()
+            .filter_map(move |message| match message {
+                Message::CompilerMessage(message)
+                    if is_error(&message.message)
+                        && is_under(message.target.src_path.as_std_path(), dir)
+                        && !is_under(message.target.src_path.as_std_path(), &grading) =>
+                {
+                    Some(&message.message)
+                }
+                _ => None,
+            })
     }
 }
 
@@ -160,9 +169,11 @@ pub fn build(spec: &BuildSpec<'_>) -> std::io::Result<BuildRun> {
         Some((isolation, confinement)) => {
             command.arg("--offline").env("HOME", "/tmp");
             let mut confinement = confinement.clone();
-            confinement
-                .read_only
-                .extend([spec.toolchain.sysroot.clone()].into_iter().chain(cargo_home()));
+            confinement.read_only.extend(
+                [spec.toolchain.sysroot.clone()]
+                    .into_iter()
+                    .chain(cargo_home()),
+            );
             confinement.writable.push(spec.target_dir.to_path_buf());
             confinement.writable.push(spec.workspace.to_path_buf());
             run_bounded(isolation.confine(&command, &confinement), spec.bounds, None)?

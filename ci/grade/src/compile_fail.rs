@@ -131,7 +131,9 @@ pub fn verdict(
         .any(|diagnostic| diagnostic.level == DiagnosticLevel::Ice)
     {
         return CaseOutcome::new(
-            Status::Stopped("the compiler crashed on this case (an internal compiler error)".to_owned()),
+            Status::Stopped(
+                "the compiler crashed on this case (an internal compiler error)".to_owned(),
+            ),
             rendered,
         );
     }
@@ -233,9 +235,21 @@ mod tests {
             Status::Passed
         );
         let failed = |status: Status| matches!(status, Status::Failed(_));
-        assert!(failed(judge(ann, &[error("E0451", "/c/case.rs", 3, "x")], false)));
-        assert!(failed(judge(ann, &[error("E0308", "/c/case.rs", 2, "x")], false)));
-        assert!(failed(judge(ann, &[error("E0451", "/c/lib.rs", 2, "x")], false)));
+        assert!(failed(judge(
+            ann,
+            &[error("E0451", "/c/case.rs", 3, "x")],
+            false
+        )));
+        assert!(failed(judge(
+            ann,
+            &[error("E0308", "/c/case.rs", 2, "x")],
+            false
+        )));
+        assert!(failed(judge(
+            ann,
+            &[error("E0451", "/c/lib.rs", 2, "x")],
+            false
+        )));
         assert_eq!(
             judge(ann, &[], true),
             Status::Failed("expected E0451 at line 2, but the program compiled".to_owned())
@@ -277,7 +291,12 @@ mod tests {
     /// quoted source.
     #[test]
     fn keywords() {
-        let errors = [error("E0277", "/c/case.rs", 5, "`Rc<String>` cannot be sent")];
+        let errors = [error(
+            "E0277",
+            "/c/case.rs",
+            5,
+            "`Rc<String>` cannot be sent",
+        )];
         assert_eq!(
             judge("//~? ERROR E0277 \"Rc<String>\"\n", &errors, false),
             Status::Passed
@@ -299,7 +318,11 @@ mod tests {
     fn macro_expansions() {
         let inner = r#"{"message":"conflicting implementations","code":{"code":"E0119","explanation":null},"level":"error","spans":[{"file_name":"/src/lib.rs","byte_start":0,"byte_end":1,"line_start":40,"line_end":40,"column_start":1,"column_end":2,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":{"span":{"file_name":"/c/case.rs","byte_start":0,"byte_end":1,"line_start":7,"line_end":7,"column_start":1,"column_end":2,"is_primary":false,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null},"macro_decl_name":"impl_lock_after!","def_site_span":null}}],"children":[],"rendered":null}"#;
         assert_eq!(
-            judge("\n\n\n\n\n\nx //~ ERROR E0119\n", &[diagnostic(inner)], false),
+            judge(
+                "\n\n\n\n\n\nx //~ ERROR E0119\n",
+                &[diagnostic(inner)],
+                false
+            ),
             Status::Passed
         );
     }

@@ -123,7 +123,8 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
         path: request.work_dir.clone(),
         source,
     })?;
-    let toolchain = Toolchain::find(&request.crate_dir, request.toolchain.as_deref()).map_err(GradeError::Toolchain)?;
+    let toolchain = Toolchain::find(&request.crate_dir, request.toolchain.as_deref())
+        .map_err(GradeError::Toolchain)?;
     let isolation = Isolation::detect();
     let show = |text: &str| show_paths(text, &request.show_paths);
     let mut found: BTreeMap<String, CaseOutcome> = BTreeMap::new();
@@ -188,7 +189,14 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             if !errors.is_empty() || run.stopped_because().is_some() {
                 return Ok(not_compiling(manifest, &run, errors, &show));
             }
-            let again = drop_uncompiled(&run, &project, &manifest, &mut observable, &mut found, &show);
+            let again = drop_uncompiled(
+                &run,
+                &project,
+                &manifest,
+                &mut observable,
+                &mut found,
+                &show,
+            );
             if !again {
                 macros.install_recordings()?;
                 observing_build = Some((run, project));
@@ -235,7 +243,14 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             return Ok(not_compiling(manifest, &run, errors, &show));
         }
         if macros.is_some()
-            || !drop_uncompiled(&run, &project, &manifest, &mut observable, &mut found, &show)
+            || !drop_uncompiled(
+                &run,
+                &project,
+                &manifest,
+                &mut observable,
+                &mut found,
+                &show,
+            )
         {
             break (run, project);
         }
@@ -296,6 +311,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                         bounds: request.limits.case(),
                         isolation: &isolation,
                         workers: std::thread::available_parallelism().map_or(1, usize::from),
+                        show: &show,
                     },
                     &observable,
                 );
@@ -316,13 +332,17 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                     ),
                     None => (
                         Status::Stopped(
-                            "the judge did not build (a problem of the course, not of your code)".to_owned(),
+                            "the judge did not build (a problem of the course, not of your code)"
+                                .to_owned(),
                         ),
                         tail(&build.stderr, 20),
                     ),
                 };
                 for case in &observable {
-                    found.insert(case.name(), CaseOutcome::new(status.clone(), details.clone()));
+                    found.insert(
+                        case.name(),
+                        CaseOutcome::new(status.clone(), details.clone()),
+                    );
                 }
             }
         }
@@ -417,7 +437,8 @@ fn drop_uncompiled(
                 case.name(),
                 CaseOutcome::new(
                     Status::NotRun(
-                        "the behaviour cases do not compile against your crate (see the details)".to_owned(),
+                        "the behaviour cases do not compile against your crate (see the details)"
+                            .to_owned(),
                     ),
                     details.clone(),
                 ),
@@ -465,7 +486,12 @@ fn not_compiling(
     let outcomes = manifest
         .cases
         .iter()
-        .map(|case| (case.clone(), CaseOutcome::new(status.clone(), String::new())))
+        .map(|case| {
+            (
+                case.clone(),
+                CaseOutcome::new(status.clone(), String::new()),
+            )
+        })
         .collect();
     Grade {
         manifest,
@@ -486,4 +512,3 @@ fn show_paths(text: &str, show_paths: &[(PathBuf, String)]) -> String {
     }
     text
 }
-

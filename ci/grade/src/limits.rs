@@ -488,8 +488,8 @@ mod tests {
     #[test]
     fn stops_a_flood_at_the_cap() {
         let started = Instant::now();
-        let run =
-            run_bounded(shell("yes flood >&2"), bounds(20_000, 64 * 1024), None).expect("sh starts");
+        let run = run_bounded(shell("yes flood >&2"), bounds(20_000, 64 * 1024), None)
+            .expect("sh starts");
         assert_eq!(run.ending, Ending::OutputCapped(64 * 1024));
         assert_eq!(run.stderr.len(), 64 * 1024);
         assert!(started.elapsed() < Duration::from_secs(10));

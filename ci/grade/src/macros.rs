@@ -218,11 +218,13 @@ impl LearnerMacros {
             write_field(&mut table, output);
         }
         for krate in &self.crates {
-            write_if_changed(&self.replaying.join(krate).join("src/recordings.txt"), &table)?;
+            write_if_changed(
+                &self.replaying.join(krate).join("src/recordings.txt"),
+                &table,
+            )?;
         }
         Ok(())
     }
-
 }
 
 /// Writes `text` to `path` unless it holds exactly that already.
@@ -274,7 +276,9 @@ fn entry_points_of(file: &syn::File) -> Vec<EntryPoint> {
                 let Some(syn::Meta::Path(name)) = args.next() else {
                     continue;
                 };
-                let Some(name) = name.get_ident() else { continue };
+                let Some(name) = name.get_ident() else {
+                    continue;
+                };
                 let mut helpers = Vec::new();
                 for arg in args {
                     if let syn::Meta::List(list) = arg {
@@ -333,12 +337,7 @@ fn offset(text: &str, at: proc_macro2::LineColumn) -> usize {
 /// function (its attribute and visibility blanked out, its name prefixed,
 /// every line where it was), and a recording entry point of the same name
 /// appended.
-fn with_recorders(
-    text: &str,
-    file: &syn::File,
-    found: &[EntryPoint],
-    recordings: &Path,
-) -> String {
+fn with_recorders(text: &str, file: &syn::File, found: &[EntryPoint], recordings: &Path) -> String {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for item in &file.items {
         let syn::Item::Fn(function) = item else {
@@ -564,7 +563,11 @@ mod tests {
             "    fn __xsafe_learner_derive_sendable(input: TokenStream) -> TokenStream {"
         );
         assert_eq!(lines[8], "fn helper() {}");
-        assert!(wrapped.contains("#[proc_macro_derive(Sendable, attributes(skip))]\npub fn derive_sendable("));
+        assert!(
+            wrapped.contains(
+                "#[proc_macro_derive(Sendable, attributes(skip))]\npub fn derive_sendable("
+            )
+        );
         syn::parse_file(&wrapped).expect("the wrapped crate still parses");
     }
 
@@ -586,7 +589,13 @@ mod tests {
     #[test]
     fn offsets() {
         let text = "é\nab\ncd";
-        assert_eq!(offset(text, proc_macro2::LineColumn { line: 2, column: 1 }), 4);
-        assert_eq!(offset(text, proc_macro2::LineColumn { line: 3, column: 0 }), 6);
+        assert_eq!(
+            offset(text, proc_macro2::LineColumn { line: 2, column: 1 }),
+            4
+        );
+        assert_eq!(
+            offset(text, proc_macro2::LineColumn { line: 3, column: 0 }),
+            6
+        );
     }
 }

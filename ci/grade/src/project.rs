@@ -80,6 +80,18 @@ pub enum ProjectError {
     },
 }
 
+/// A short tag of the workspace's folder. Cargo copies every binary it
+/// builds to `TARGET/debug/NAME`, so two workspaces building into one
+/// target directory must not name a binary alike, or one grade would run
+/// the other's program.
+fn tag(root: &Path) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in root.to_string_lossy().bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:08x}", hash >> 32)
+}
+
 /// The binary target of a compile-fail case: `case-STEP-FILE`.
 pub fn case_target(case: &Case) -> String {
     format!("case-{}", case.name().replace('/', "-"))
@@ -142,8 +154,11 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     let mut observe_source = None;
     if spec.observe && !behaviour.is_empty() {
         let observe = root.join("cases/observe.rs");
-        write_if_changed(&observe, &harness_source(spec.manifest, &behaviour, Half::Observe))?;
-        bins.push(bin("observe", &observe));
+        write_if_changed(
+            &observe,
+            &harness_source(spec.manifest, &behaviour, Half::Observe),
+        )?;
+        bins.push(bin(&format!("observe-{}", tag(root)), &observe));
         observe_source = Some(observe);
     }
     write_if_changed(
@@ -157,14 +172,17 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     if spec.judge && !behaviour.is_empty() {
         let judge = root.join("judge/judge.rs");
         judge_source = Some(judge.clone());
-        write_if_changed(&judge, &harness_source(spec.manifest, &behaviour, Half::Judge))?;
+        write_if_changed(
+            &judge,
+            &harness_source(spec.manifest, &behaviour, Half::Judge),
+        )?;
         write_if_changed(&root.join("judge/build.rs"), JUDGE_BUILD_SCRIPT)?;
         write_if_changed(
             &root.join("judge/Cargo.toml"),
             &package_toml(
                 &judge_package,
                 dev_dependencies,
-                vec![bin("judge", &judge)],
+                vec![bin(&format!("judge-{}", tag(root)), &judge)],
                 true,
             ),
         )?;
@@ -300,7 +318,11 @@ fn harness_source(manifest: &Manifest, cases: &[Case], half: Half) -> String {
     );
     let support = manifest.dir.join("cases/support.rs");
     if support.is_file() {
-        let _ = writeln!(source, "#[path = {:?}]\nmod support;\n", path_text(&support));
+        let _ = writeln!(
+            source,
+            "#[path = {:?}]\nmod support;\n",
+            path_text(&support)
+        );
     }
     let mut steps: BTreeMap<String, Vec<&Case>> = BTreeMap::new();
     for case in cases {
@@ -326,9 +348,9 @@ fn harness_source(manifest: &Manifest, cases: &[Case], half: Half) -> String {
     for case in cases {
         let module = format!("{}::{}", case.step, module_name(case));
         let entry = match half {
-            Half::Observe => format!(
-                "|seed| xsafe_case::protocol::encode(&{module}::observe(seed))"
-            ),
+            Half::Observe => {
+                format!("|seed| xsafe_case::protocol::encode(&{module}::observe(seed))")
+            }
             Half::Judge => format!(
                 "|seed, seen| {{ {module}::judge(seed, xsafe_case::protocol::decode(seen)?); Ok(()) }}"
             ),

@@ -316,9 +316,11 @@ fn find_item(
 ) -> Option<(&'static str, String)> {
     let full = absolute(from, path)?;
     let (name, module) = full.split_last()?;
-    modules.get(module)?.items.iter().find_map(|item| {
-        named_item(item).filter(|(_, item_name)| item_name == name)
-    })
+    modules
+        .get(module)?
+        .items
+        .iter()
+        .find_map(|item| named_item(item).filter(|(_, item_name)| item_name == name))
 }
 
 /// A path from module `from` as a path from the crate root.
@@ -360,7 +362,10 @@ fn impl_surface(item: &syn::ItemImpl, exported: &BTreeSet<String>, surface: &mut
     let self_type = type_text(&item.self_ty, &params);
     match &item.trait_ {
         None => {
-            if !self_name.as_ref().is_some_and(|name| exported.contains(name)) {
+            if !self_name
+                .as_ref()
+                .is_some_and(|name| exported.contains(name))
+            {
                 return;
             }
             for inner in &item.items {
@@ -388,7 +393,9 @@ fn impl_surface(item: &syn::ItemImpl, exported: &BTreeSet<String>, surface: &mut
                 .map(|segment| segment.ident.to_string())
                 .unwrap_or_default();
             let ours = exported.contains(&trait_name)
-                || self_name.as_ref().is_some_and(|name| exported.contains(name));
+                || self_name
+                    .as_ref()
+                    .is_some_and(|name| exported.contains(name));
             if ours {
                 let bang = if negative.is_some() { "!" } else { "" };
                 surface.insert(format!(
@@ -427,12 +434,20 @@ fn type_text(ty: &syn::Type, params: &BTreeSet<String>) -> String {
         }
         syn::Type::Reference(reference) => format!(
             "&{}{}",
-            if reference.mutability.is_some() { "mut " } else { "" },
+            if reference.mutability.is_some() {
+                "mut "
+            } else {
+                ""
+            },
             type_text(&reference.elem, params)
         ),
         syn::Type::Ptr(pointer) => format!(
             "*{} {}",
-            if pointer.mutability.is_some() { "mut" } else { "const" },
+            if pointer.mutability.is_some() {
+                "mut"
+            } else {
+                "const"
+            },
             type_text(&pointer.elem, params)
         ),
         syn::Type::Slice(slice) => format!("[{}]", type_text(&slice.elem, params)),

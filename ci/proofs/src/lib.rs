@@ -63,7 +63,12 @@ pub fn toolchain_label(toolchain: &Option<String>) -> String {
 pub fn exercises() -> Vec<Exercise> {
     let root = course_root();
     let only: Vec<String> = std::env::var("XSAFE_EXERCISES")
-        .map(|names| names.split(',').map(|name| name.trim().to_owned()).collect())
+        .map(|names| {
+            names
+                .split(',')
+                .map(|name| name.trim().to_owned())
+                .collect()
+        })
         .unwrap_or_default();
     let mut names: Vec<String> = std::fs::read_dir(root.join("exercises"))
         .expect("the course has an exercises/ folder")
@@ -155,12 +160,13 @@ pub fn grade_submission(
         lockfile: Some(&root.join("Cargo.lock")),
     };
     let folder = format!("{}-{label}", exercise.name);
-    let sandbox = build_sandbox(&spec, &proofs.join("sandboxes").join(&folder)).unwrap_or_else(|err| {
-        panic!(
-            "cannot build the {label} sandbox of {}: {err}",
-            exercise.name
-        )
-    });
+    let sandbox =
+        build_sandbox(&spec, &proofs.join("sandboxes").join(&folder)).unwrap_or_else(|err| {
+            panic!(
+                "cannot build the {label} sandbox of {}: {err}",
+                exercise.name
+            )
+        });
     assert!(
         sandbox.missing.is_empty(),
         "the {label} of {} lacks learner files: {:?}",

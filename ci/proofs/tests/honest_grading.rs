@@ -37,29 +37,29 @@ fn solutions_score_full_marks() {
 #[test]
 fn starters_fail_every_case_that_needs_work() {
     for toolchain in toolchains() {
-    for exercise in exercises() {
-        let grade = grade_submission(&exercise, Submission::Starter, &toolchain);
-        let needs_work: Vec<String> = grade
-            .manifest
-            .cases
-            .iter()
-            .filter(|case| !case.given)
-            .map(|case| case.name())
-            .collect();
-        assert!(
-            !needs_work.is_empty(),
-            "{} leaves the learner no work",
-            exercise.name
-        );
-        assert_eq!(
-            grade.failing(),
-            needs_work,
-            "the starter of {} must fail exactly the cases that need work, with {}:\n{}",
-            exercise.name,
-            toolchain_label(&toolchain),
-            describe(&grade)
-        );
-    }
+        for exercise in exercises() {
+            let grade = grade_submission(&exercise, Submission::Starter, &toolchain);
+            let needs_work: Vec<String> = grade
+                .manifest
+                .cases
+                .iter()
+                .filter(|case| !case.given)
+                .map(|case| case.name())
+                .collect();
+            assert!(
+                !needs_work.is_empty(),
+                "{} leaves the learner no work",
+                exercise.name
+            );
+            assert_eq!(
+                grade.failing(),
+                needs_work,
+                "the starter of {} must fail exactly the cases that need work, with {}:\n{}",
+                exercise.name,
+                toolchain_label(&toolchain),
+                describe(&grade)
+            );
+        }
     }
 }
 
@@ -67,43 +67,43 @@ fn starters_fail_every_case_that_needs_work() {
 #[test]
 fn variants_score_as_declared() {
     for toolchain in toolchains() {
-    for exercise in exercises() {
-        let variants = exercise.variants();
-        assert!(
-            variants.iter().any(|variant| variant.fails.is_empty()),
-            "{} needs at least one alternative correct solution",
-            exercise.name
-        );
-        assert!(
-            variants
-                .iter()
-                .filter(|variant| !variant.fails.is_empty())
-                .count()
-                >= 3,
-            "{} needs at least three wrong solutions",
-            exercise.name
-        );
-        for variant in &variants {
-            let grade = grade_submission(&exercise, Submission::Variant(variant), &toolchain);
-            for name in &variant.fails {
-                assert!(
-                    grade.outcome(name).is_some(),
-                    "variant `{}` of {} names an unknown case `{name}`",
+        for exercise in exercises() {
+            let variants = exercise.variants();
+            assert!(
+                variants.iter().any(|variant| variant.fails.is_empty()),
+                "{} needs at least one alternative correct solution",
+                exercise.name
+            );
+            assert!(
+                variants
+                    .iter()
+                    .filter(|variant| !variant.fails.is_empty())
+                    .count()
+                    >= 3,
+                "{} needs at least three wrong solutions",
+                exercise.name
+            );
+            for variant in &variants {
+                let grade = grade_submission(&exercise, Submission::Variant(variant), &toolchain);
+                for name in &variant.fails {
+                    assert!(
+                        grade.outcome(name).is_some(),
+                        "variant `{}` of {} names an unknown case `{name}`",
+                        variant.name,
+                        exercise.name
+                    );
+                }
+                assert_eq!(
+                    grade.failing(),
+                    variant.fails,
+                    "variant `{}` of {} ({}) must fail exactly the cases it lists, with {}:\n{}",
                     variant.name,
-                    exercise.name
+                    exercise.name,
+                    variant.about,
+                    toolchain_label(&toolchain),
+                    describe(&grade)
                 );
             }
-            assert_eq!(
-                grade.failing(),
-                variant.fails,
-                "variant `{}` of {} ({}) must fail exactly the cases it lists, with {}:\n{}",
-                variant.name,
-                exercise.name,
-                variant.about,
-                toolchain_label(&toolchain),
-                describe(&grade)
-            );
         }
-    }
     }
 }

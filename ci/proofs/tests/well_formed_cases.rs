@@ -38,12 +38,17 @@ fn every_case_is_documented_snapshotted_and_listed() {
                     exercise.name,
                     case.name()
                 ),
-                Expect::Surface => assert!(
-                    !source.lines().any(|line| !line.trim().is_empty() && !line.trim_start().starts_with("//")),
-                    "{}: the surface case {} is a comment only: the engine reads the surface",
-                    exercise.name,
-                    case.name()
-                ),
+                Expect::Surface => {
+                    assert!(
+                        !source
+                            .lines()
+                            .any(|line| !line.trim().is_empty()
+                                && !line.trim_start().starts_with("//")),
+                        "{}: the surface case {} is a comment only: the engine reads the surface",
+                        exercise.name,
+                        case.name()
+                    )
+                }
             }
         }
         let cases_dir = manifest.dir.join("cases");

@@ -202,7 +202,8 @@ mod tests {
         std::fs::write(outside.join("secret.rs"), "secret").expect("write");
         std::fs::write(from.join("src/lib.rs"), "lib").expect("write");
         std::fs::write(from.join("src/deep/a.rs"), "a").expect("write");
-        std::os::unix::fs::symlink(outside.join("secret.rs"), from.join("src/link.rs")).expect("link");
+        std::os::unix::fs::symlink(outside.join("secret.rs"), from.join("src/link.rs"))
+            .expect("link");
         std::os::unix::fs::symlink(&outside, from.join("src/dir")).expect("link");
         std::fs::write(from.join("src/bad\nname.rs"), "x").expect("write");
         std::fs::create_dir_all(to.join("src")).expect("dirs");
@@ -213,7 +214,14 @@ mod tests {
             .min_depth(1)
             .into_iter()
             .flatten()
-            .map(|entry| entry.path().strip_prefix(&to).expect("inside").display().to_string())
+            .map(|entry| {
+                entry
+                    .path()
+                    .strip_prefix(&to)
+                    .expect("inside")
+                    .display()
+                    .to_string()
+            })
             .collect();
         found.sort();
         assert_eq!(found, ["src", "src/deep", "src/deep/a.rs", "src/lib.rs"]);
@@ -232,7 +240,10 @@ mod tests {
 
         let link = base.join("root-link");
         std::os::unix::fs::symlink(&from, &link).expect("link");
-        assert!(mirror(&link, &base.join("to2"), &|_| false).is_err(), "a linked root is refused");
+        assert!(
+            mirror(&link, &base.join("to2"), &|_| false).is_err(),
+            "a linked root is refused"
+        );
         let _ = std::fs::remove_dir_all(&base);
     }
 
@@ -245,10 +256,14 @@ mod tests {
         std::fs::create_dir_all(&from).expect("dirs");
         std::fs::write(from.join("a.rs"), "a").expect("write");
         mirror(&from, &to, &|_| false).expect("mirrors");
-        let before = std::fs::metadata(to.join("a.rs")).and_then(|m| m.modified()).expect("time");
+        let before = std::fs::metadata(to.join("a.rs"))
+            .and_then(|m| m.modified())
+            .expect("time");
         std::thread::sleep(std::time::Duration::from_millis(20));
         mirror(&from, &to, &|_| false).expect("mirrors");
-        let after = std::fs::metadata(to.join("a.rs")).and_then(|m| m.modified()).expect("time");
+        let after = std::fs::metadata(to.join("a.rs"))
+            .and_then(|m| m.modified())
+            .expect("time");
         assert_eq!(before, after);
         std::fs::write(from.join("a.rs"), "b").expect("write");
         mirror(&from, &to, &|_| false).expect("mirrors");

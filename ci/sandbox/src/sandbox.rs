@@ -79,7 +79,9 @@ pub fn build_sandbox(spec: &SandboxSpec<'_>, dest: &Path) -> Result<Sandbox, San
     let learner_roots = manifest.learner_files.clone();
     let is_learners = |relative: &Path| learner_roots.iter().any(|root| relative.starts_with(root));
     mirror(spec.exercise_dir, dest, &|relative| {
-        is_learners(relative) || relative == Path::new("Cargo.toml") || relative == Path::new("Cargo.lock")
+        is_learners(relative)
+            || relative == Path::new("Cargo.toml")
+            || relative == Path::new("Cargo.lock")
     })?;
 
     let mut missing = Vec::new();
@@ -96,10 +98,14 @@ pub fn build_sandbox(spec: &SandboxSpec<'_>, dest: &Path) -> Result<Sandbox, San
             continue;
         }
         if std::fs::symlink_metadata(&theirs).is_ok_and(|meta| meta.is_dir()) {
-            left_out.extend(mirror(&theirs, &ours, &|_| false)?.into_iter().map(|left| LeftOut {
-                path: root.join(left.path),
-                why: left.why,
-            }));
+            left_out.extend(
+                mirror(&theirs, &ours, &|_| false)?
+                    .into_iter()
+                    .map(|left| LeftOut {
+                        path: root.join(left.path),
+                        why: left.why,
+                    }),
+            );
         } else {
             remove(&ours)?;
             let content = std::fs::read(&theirs).map_err(io(&theirs))?;

@@ -199,12 +199,22 @@ pub fn export_revision(
         .stderr(Stdio::null())
         .spawn()
         .map_err(|err| git_error(format!("cannot run git: {err}")))?;
-    let mut input = cat.stdin.take().ok_or_else(|| git_error("no pipe".into()))?;
-    let objects: String = wanted.iter().map(|(object, _)| format!("{object}\n")).collect();
+    let mut input = cat
+        .stdin
+        .take()
+        .ok_or_else(|| git_error("no pipe".into()))?;
+    let objects: String = wanted
+        .iter()
+        .map(|(object, _)| format!("{object}\n"))
+        .collect();
     let feeder = std::thread::spawn(move || {
         let _ = input.write_all(objects.as_bytes());
     });
-    let mut output = BufReader::new(cat.stdout.take().ok_or_else(|| git_error("no pipe".into()))?);
+    let mut output = BufReader::new(
+        cat.stdout
+            .take()
+            .ok_or_else(|| git_error("no pipe".into()))?,
+    );
     for (_, path) in &wanted {
         let mut header = String::new();
         output
@@ -339,7 +349,8 @@ pub fn ignored_in_exercise(
     let is_learners = |path: &Path| learner_files.iter().any(|root| path.starts_with(root));
     let (theirs, mut ignored) = listing(submitted);
     let (ours, _) = listing(pristine);
-    let other_paths: BTreeSet<String> = ignored.iter().map(|ignored| ignored.path.clone()).collect();
+    let other_paths: BTreeSet<String> =
+        ignored.iter().map(|ignored| ignored.path.clone()).collect();
     for path in &theirs {
         if is_learners(path) {
             continue;
@@ -379,7 +390,9 @@ pub fn ignored_outside(root: &Path, known: &[String]) -> Vec<Ignored> {
         .filter_map(|entry| {
             let name = entry.file_name();
             let kind = entry.file_type().ok()?;
-            let is_known = name.to_str().is_some_and(|name| known.iter().any(|k| k == name));
+            let is_known = name
+                .to_str()
+                .is_some_and(|name| known.iter().any(|k| k == name));
             let change = if !is_safe_name(&name) {
                 Change::UnsafeName
             } else if kind.is_symlink() {

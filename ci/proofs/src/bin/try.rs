@@ -14,7 +14,10 @@ fn main() -> ExitCode {
         eprintln!("usage: try EXERCISE [starter|solution|VARIANT] [TOOLCHAIN]");
         return ExitCode::from(2);
     };
-    let Some(exercise) = exercises().into_iter().find(|exercise| exercise.name == *name) else {
+    let Some(exercise) = exercises()
+        .into_iter()
+        .find(|exercise| exercise.name == *name)
+    else {
         eprintln!("error: no exercise `{name}`");
         return ExitCode::from(2);
     };
