@@ -1,18 +1,19 @@
 //! Grading every exercise of a submission: one sandbox per exercise, built
 //! from the pristine course and the learner files, graded with the limits,
-//! `jobs` exercises at a time, into one shared target directory.
+//! `jobs` exercises at a time, into one shared target directory (the
+//! engine's builds take turns on it, outside their time limits).
 //!
 //! Nothing a submission contains can stop the grade: a missing exercise, a
 //! sandbox that cannot be built, a grade that fails, or even a bug of the
 //! grader on one exercise (a panic) becomes that exercise's reason, with 0
 //! points, and the others are still graded.
 
-use crate::report::{ExerciseReport, ExerciseStatus};
-use crate::submission::{display, ignored_in_exercise};
+use crate::report::{ExerciseReport, ExerciseStatus, Ignored};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
-use xsafe_grade::{Course, CourseExercise, GradeRequest, Limits, grade_crate, in_parallel};
+use xsafe_grade::{Course, CourseExercise, GradeRequest, Limits, grade, in_parallel};
+use xsafe_sandbox::submission::{display, escape, ignored_in_exercise, is_real_dir};
 use xsafe_sandbox::{SandboxSpec, build_sandbox};
 
 /// Where and how to grade.
@@ -22,15 +23,20 @@ pub struct Plan {
     pub course: Course,
     /// The submission's exercises folder.
     pub exercises_root: PathBuf,
-    /// Where the sandboxes go (one per exercise, reused between runs so
-    /// that a second grade is warm).
-    pub sandboxes: PathBuf,
+    /// This grade's own folder (a slot no other grade uses at the same
+    /// time): one sandbox and one engine folder per exercise, reused by a
+    /// later grade of the same submission so that it is warm.
+    pub slot: PathBuf,
     /// The shared target directory.
     pub target_dir: PathBuf,
     /// The limits of every build and run.
     pub limits: Limits,
     /// Exercises graded at once.
     pub jobs: usize,
+    /// The rustup toolchain to grade with, if not the default.
+    pub toolchain: Option<String>,
+    /// The seed of every behaviour case's inputs, if fixed.
+    pub seed: Option<u64>,
 }
 
 /// Grades `exercises` (of `plan.course`), calling `progress` as each one
@@ -85,16 +91,27 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
     let started = Instant::now();
     let manifest = &exercise.manifest;
     let submitted = plan.exercises_root.join(exercise.name());
-    if !submitted.is_dir() {
+    if !is_real_dir(&submitted) {
+        let why = if std::fs::symlink_metadata(&submitted).is_ok() {
+            format!(
+                "the submission's exercises/{} is not a folder (a symbolic link is never followed)",
+                exercise.name()
+            )
+        } else {
+            format!("the submission has no exercises/{}", exercise.name())
+        };
         return ExerciseReport::ungraded(
             manifest,
             ExerciseStatus::Missing,
-            format!("the submission has no exercises/{}", exercise.name()),
+            why,
             Vec::new(),
             started.elapsed(),
         );
     }
-    let ignored = ignored_in_exercise(&exercise.dir, &submitted, &manifest.learner_files);
+    let mut ignored: Vec<Ignored> = ignored_in_exercise(&exercise.dir, &submitted, &manifest.learner_files)
+        .into_iter()
+        .map(Ignored::from)
+        .collect();
     let lockfile = plan.course.root.join("Cargo.lock");
     let spec = SandboxSpec {
         exercise_dir: &exercise.dir,
@@ -102,22 +119,25 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
         overlay: None,
         lockfile: lockfile.is_file().then_some(lockfile.as_path()),
     };
-    let dest = plan.sandboxes.join(exercise.name());
-    let sandbox = match build_sandbox(&spec, &dest) {
+    let sandbox_dir = plan.slot.join("sandboxes").join(exercise.name());
+    let sandbox = match build_sandbox(&spec, &sandbox_dir) {
         Ok(sandbox) => sandbox,
         Err(err) => {
             return ExerciseReport::ungraded(
                 manifest,
                 ExerciseStatus::Error,
-                format!("cannot copy the submission into a sandbox: {err}"),
+                format!("cannot copy the submission into a sandbox: {}", escape(&err.to_string())),
                 ignored,
                 started.elapsed(),
             );
         }
     };
+    // What the copy left out (links, special files, unsafe names) is in
+    // `ignored` already: the listing sees the same entries. A learner root
+    // reached through a link is missing, and listed below.
     let reason = (!sandbox.missing.is_empty()).then(|| {
         format!(
-            "the submission lacks learner files: {}",
+            "the submission lacks learner files (a symbolic link is never followed): {}",
             sandbox
                 .missing
                 .iter()
@@ -126,12 +146,28 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
                 .join(", ")
         )
     });
+    for missing in &sandbox.missing {
+        if std::fs::symlink_metadata(submitted.join(missing)).is_ok_and(|meta| meta.file_type().is_symlink()) {
+            ignored.push(Ignored {
+                path: display(missing),
+                change: crate::report::Change::Symlink,
+            });
+        }
+    }
+    ignored.sort();
+    ignored.dedup();
     let request = GradeRequest {
-        target_dir: Some(plan.target_dir.clone()),
+        crate_dir: sandbox.dir.clone(),
+        work_dir: plan.slot.join("work").join(exercise.name()),
+        target_dir: plan.target_dir.clone(),
+        lockfile: lockfile.is_file().then_some(lockfile),
         limits: plan.limits,
-        ..GradeRequest::new(sandbox.dir)
+        seed: plan.seed,
+        only: Vec::new(),
+        toolchain: plan.toolchain.clone(),
+        show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],
     };
-    match grade_crate(&request) {
+    match grade(&request) {
         Ok(grade) => ExerciseReport::graded(&grade, ignored, reason, started.elapsed()),
         Err(err) => ExerciseReport::ungraded(
             manifest,

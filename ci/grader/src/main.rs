@@ -13,17 +13,18 @@
 mod grading;
 mod render;
 mod report;
-mod submission;
+mod slot;
 
 use anstream::{eprintln, println};
 use clap::{Parser, ValueEnum};
 use grading::{Event, Plan};
 use indicatif::{ProgressBar, ProgressStyle};
-use report::Report;
+use report::{Ignored, Report, Setting};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use xsafe_grade::{Course, Limits};
+use xsafe_grade::{Course, Isolation, Limits, Toolchain};
+use xsafe_sandbox::submission;
 
 /// Grade a student's copy of the X-safe Rust course.
 ///
@@ -78,10 +79,21 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     work_dir: Option<PathBuf>,
 
-    /// Cargo's target directory, shared by every exercise. Default:
-    /// WORK_DIR/build.
+    /// Cargo's target directory for the builds in which no submission code
+    /// runs, shared by every exercise and safe to share between graders.
+    /// Default: WORK_DIR/build.
     #[arg(long, value_name = "DIR")]
     target_dir: Option<PathBuf>,
+
+    /// Grade with this rustup toolchain (such as `nightly`) instead of the
+    /// one `rustc` resolves to in the course.
+    #[arg(long, value_name = "NAME")]
+    toolchain: Option<String>,
+
+    /// The seed of every behaviour case's inputs (hexadecimal, `0x...`), to
+    /// grade again exactly as a report did; random by default.
+    #[arg(long, value_name = "SEED", value_parser = parse_seed)]
+    seed: Option<u64>,
 
     /// Exercises graded at once. Builds share one target directory, so
     /// they wait for each other; two at a time lets one exercise's tests
@@ -101,6 +113,11 @@ struct Cli {
     /// KiB of output a build or a case may print (per stream).
     #[arg(long, value_name = "KIB", default_value_t = Limits::DEFAULT_OUTPUT_BYTES / 1024)]
     output_limit: usize,
+
+    /// MiB of memory (address space) each process of a build or a case may
+    /// take.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::DEFAULT_MEMORY_BYTES >> 20)]
+    memory_limit: u64,
 
     /// Exit with 1 unless every graded exercise has full marks (for
     /// all-or-nothing autograders such as GitHub Classroom's).
@@ -148,6 +165,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// A seed for a grade when none is asked for: from the clock and the pid.
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    let mut mixed = (nanos as u64) ^ (u64::from(std::process::id()) << 32);
+    // splitmix64's finaliser: neighbouring clocks give unrelated seeds.
+    mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    mixed ^ (mixed >> 31)
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    let digits = text.strip_prefix("0x").unwrap_or(text);
+    u64::from_str_radix(digits, 16).map_err(|err| format!("not a hexadecimal seed: {err}"))
+}
+
 fn seconds_arg(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -169,7 +203,11 @@ fn run(cli: &Cli) -> Result<Report, String> {
         build_time: seconds_arg(cli.build_time_limit, "build-time-limit")?,
         case_time: seconds_arg(cli.case_time_limit, "case-time-limit")?,
         output_bytes: cli.output_limit.max(1).saturating_mul(1024),
+        memory_bytes: cli.memory_limit.max(64).saturating_mul(1 << 20),
     };
+    // Processes that a submission's code leaves behind are adopted and
+    // killed as each run ends.
+    xsafe_grade::limits::adopt_orphans();
     let course_dir = cli.course.clone().unwrap_or_else(default_course);
     let course = Course::load(&course_dir)
         .map_err(|err| format!("cannot read the course at {}: {err}", course_dir.display()))?;
@@ -196,7 +234,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let Some(submission) = cli.submission.as_deref() else {
         return Err("no submission given".to_owned());
     };
-    if !submission.is_dir() {
+    if !submission::is_real_dir(submission) {
         return Err(submission::SubmissionError::NotAFolder(submission.to_path_buf()).to_string());
     }
     let work_dir = cli
@@ -205,11 +243,15 @@ fn run(cli: &Cli) -> Result<Report, String> {
         .unwrap_or_else(|| course.root.join("target/xsafe-grader"));
     std::fs::create_dir_all(&work_dir)
         .map_err(|err| format!("cannot create {}: {err}", work_dir.display()))?;
+    let slot = slot::Slot::take(&work_dir, submission, cli.rev.as_deref())
+        .map_err(|err| format!("cannot use {}: {err}", work_dir.display()))?;
+    let mut ignored: Vec<Ignored> = Vec::new();
     let tree = match &cli.rev {
         Some(rev) => {
-            let exported = work_dir.join("submission");
-            submission::export_revision(submission, rev, &exported)
+            let exported = slot.dir.join("submission");
+            let left_out = submission::export_revision(submission, rev, &exported)
                 .map_err(|err| err.to_string())?;
+            ignored.extend(left_out.into_iter().map(Ignored::from));
             exported
         }
         None => submission.to_path_buf(),
@@ -220,18 +262,32 @@ fn run(cli: &Cli) -> Result<Report, String> {
         .iter()
         .map(|e| e.name().to_owned())
         .collect();
-    let ignored = submission::ignored_outside(&exercises_root, &names);
+    ignored.extend(
+        submission::ignored_outside(&exercises_root, &names)
+            .into_iter()
+            .map(Ignored::from),
+    );
+    let toolchain = Toolchain::find(&course.root, cli.toolchain.as_deref())
+        .map_err(|err| format!("cannot find the toolchain: {err}"))?;
+    let seed = cli.seed.unwrap_or_else(random_seed);
+    let setting = Setting {
+        toolchain: toolchain.version.clone(),
+        isolation: Isolation::detect(),
+        seed,
+    };
 
     let plan = Plan {
         target_dir: cli
             .target_dir
             .clone()
             .unwrap_or_else(|| work_dir.join("build")),
-        sandboxes: work_dir.join("sandboxes"),
+        slot: slot.dir.clone(),
         exercises_root,
         course: course.clone(),
         limits,
         jobs: cli.jobs,
+        toolchain: cli.toolchain.clone(),
+        seed: Some(seed),
     };
     let bar = ProgressBar::new(selected.len() as u64);
     bar.set_style(
@@ -265,11 +321,13 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let exercises = grading::grade_all(&plan, &selected, &progress);
     bar.finish_and_clear();
 
+    drop(slot);
     let report = Report::new(
         submission,
         cli.rev.clone(),
         &course.root,
         limits,
+        &setting,
         ignored,
         exercises,
         started.elapsed(),

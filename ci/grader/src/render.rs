@@ -1,6 +1,14 @@
 //! Writing a [`Report`] for people and for CI systems: plain text for a
 //! terminal or a log, Markdown for a CI step summary, JUnit XML (written by
-//! `quick-junit`) for test-report viewers, and JSON.
+//! `quick-junit`) for test-report viewers, and JSON (serde, in `main`).
+//!
+//! **Invariant**: every piece of text a submission controls (file names,
+//! the compiler's errors about its code, what its code printed, a judge's
+//! message quoting observed values) passes through this format's escaping
+//! before it is written: a submission cannot start a heading, a table row
+//! or a line of its own, drive a terminal, or break the XML. The text the
+//! course and the grader write (case names, what a case proves, points) is
+//! escaped the same way, which costs nothing and keeps one rule.
 
 use crate::report::{CaseStatus, Change, ExerciseReport, ExerciseStatus, Ignored, Report};
 use anstyle::{AnsiColor, Style};
@@ -19,12 +27,62 @@ const WARN: Style = Style::new()
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
 
+/// Text for a terminal or a log: control characters (escape sequences,
+/// carriage returns, ...) written as `\u{..}`; with `lines`, newlines and
+/// tabs are kept, else they are escaped too.
+pub fn for_terminal(text: &str, lines: bool) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' if lines => c.to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// Text for Markdown (and the HTML it may hold), inline: every character
+/// Markdown or HTML gives a meaning to is written as an HTML entity, and
+/// line breaks become spaces, so the text stays one inline run of plain
+/// characters wherever it is put (a table cell, a list item, a heading).
+pub fn for_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '&' | '<' | '>' | '|' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '\\' | '~'
+            | '!' | '"' | '\'' | '{' | '}' | '+' | '-' | '=' | ':' | '$' | '^' => {
+                let _ = write!(out, "&#{};", u32::from(c));
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "{}", c.escape_unicode());
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for XML: `quick-junit` escapes markup, but XML 1.0 cannot hold
+/// most control characters at all, so they are written as `\u{..}`.
+pub fn for_xml(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 fn change_word(change: Change) -> &'static str {
     match change {
         Change::Added => "added",
         Change::Modified => "modified",
         Change::Deleted => "deleted",
-        Change::Symlink => "symbolic link",
+        Change::Symlink => "symbolic link, not followed",
+        Change::NotAFile => "not a regular file",
+        Change::UnsafeName => "name with control characters",
+        Change::TooLarge => "too large",
     }
 }
 
@@ -32,8 +90,6 @@ fn status_word(status: CaseStatus) -> &'static str {
     match status {
         CaseStatus::Passed => "passed",
         CaseStatus::Failed => "failed",
-        CaseStatus::WrongDiagnostics => "wrong errors",
-        CaseStatus::NoSnapshot => "no snapshot",
         CaseStatus::NotRun => "not run",
         CaseStatus::Stopped => "stopped",
     }
@@ -54,24 +110,40 @@ pub fn exercise_line(exercise: &ExerciseReport) -> String {
         .join(", ");
     format!(
         "{style}{:>12}{style:#} {:<22} {:>3}/{:<3} points  ({steps}) in {:.1}s",
-        "Graded", exercise.name, exercise.points, exercise.max_points, exercise.seconds
+        "Graded",
+        for_terminal(&exercise.name, false),
+        exercise.points,
+        exercise.max_points,
+        exercise.seconds
     )
 }
 
 fn ignored_line(out: &mut String, folder: &str, ignored: &Ignored, why: &str) {
     let _ = writeln!(
         out,
-        "{WARN}{:>12}{WARN:#} {folder}{} ({}): {why}",
+        "{WARN}{:>12}{WARN:#} {}{} ({}): {why}",
         "ignored",
-        ignored.path,
+        for_terminal(folder, false),
+        for_terminal(&ignored.path, false),
         change_word(ignored.change)
     );
 }
 
-/// The full text report: a line per exercise, then what did not pass and
-/// what was ignored, then the total.
+/// The full text report: where it ran, a line per exercise, what did not
+/// pass and what was ignored, then the total.
 pub fn human(report: &Report) -> String {
     let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{DIM}{:>12} {}, isolation: {}, seed {}{DIM:#}",
+        "",
+        for_terminal(&report.toolchain, false),
+        report.isolation,
+        report.seed
+    );
+    if let Some(caveat) = &report.isolation_caveat {
+        let _ = writeln!(out, "{WARN}{:>12}{WARN:#} {caveat}", "warning");
+    }
     for exercise in &report.exercises {
         let _ = writeln!(out, "{}", exercise_line(exercise));
         if exercise.status != ExerciseStatus::Graded {
@@ -79,10 +151,15 @@ pub fn human(report: &Report) -> String {
                 out,
                 "{BAD}{:>12}{BAD:#} {}",
                 "not graded",
-                exercise.reason.as_deref().unwrap_or("")
+                for_terminal(exercise.reason.as_deref().unwrap_or(""), false)
             );
         } else if let Some(reason) = &exercise.reason {
-            let _ = writeln!(out, "{WARN}{:>12}{WARN:#} {reason}", "warning");
+            let _ = writeln!(
+                out,
+                "{WARN}{:>12}{WARN:#} {}",
+                "warning",
+                for_terminal(reason, false)
+            );
         }
         if exercise.status == ExerciseStatus::Graded {
             for case in exercise.failing() {
@@ -90,11 +167,16 @@ pub fn human(report: &Report) -> String {
                     out,
                     "{BAD}{:>12}{BAD:#} {BOLD}{}{BOLD:#} (0/{} pts): {}",
                     status_word(case.status),
-                    case.name,
+                    for_terminal(&case.name, false),
                     case.max_points,
-                    case.reason.as_deref().unwrap_or("")
+                    for_terminal(case.reason.as_deref().unwrap_or(""), false)
                 );
-                let _ = writeln!(out, "{:>12} {DIM}{}{DIM:#}", "", case.proves);
+                let _ = writeln!(
+                    out,
+                    "{:>12} {DIM}{}{DIM:#}",
+                    "",
+                    for_terminal(&case.proves, false)
+                );
             }
         }
         for ignored in &exercise.ignored {
@@ -131,10 +213,6 @@ pub fn human(report: &Report) -> String {
     out
 }
 
-fn escape_cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
 /// A Markdown summary for a CI step summary: a table of exercises, then
 /// the cases that lost points and what was ignored, in collapsed sections.
 pub fn markdown(report: &Report) -> String {
@@ -144,6 +222,16 @@ pub fn markdown(report: &Report) -> String {
         "## X-safe Rust grade: {} / {} points\n",
         report.points, report.max_points
     );
+    let _ = writeln!(
+        out,
+        "<sub>{}, isolation: {}, seed {}</sub>\n",
+        for_markdown(&report.toolchain),
+        for_markdown(&report.isolation),
+        for_markdown(&report.seed)
+    );
+    if let Some(caveat) = &report.isolation_caveat {
+        let _ = writeln!(out, "> **Warning**: {}\n", for_markdown(caveat));
+    }
     let _ = writeln!(
         out,
         "| Exercise | Points | Definition | Enforcement | Consumption |"
@@ -157,7 +245,7 @@ pub fn markdown(report: &Report) -> String {
         };
         let mut row = format!(
             "| {mark} {} | {}/{} |",
-            escape_cell(&exercise.title),
+            for_markdown(&exercise.title),
             exercise.points,
             exercise.max_points
         );
@@ -174,12 +262,12 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(
             out,
             "\n<details><summary><b>{}</b>: {} case(s) lost points, {} file(s) ignored</summary>\n",
-            exercise.name,
+            for_markdown(&exercise.name),
             failing.len(),
             exercise.ignored.len()
         );
         if let Some(reason) = &exercise.reason {
-            let _ = writeln!(out, "> {}\n", escape_cell(reason));
+            let _ = writeln!(out, "> {}\n", for_markdown(reason));
         }
         if !failing.is_empty() {
             let _ = writeln!(out, "| Case | Points | Outcome | Why |");
@@ -187,11 +275,11 @@ pub fn markdown(report: &Report) -> String {
             for case in failing {
                 let _ = writeln!(
                     out,
-                    "| `{}` | 0/{} | {} | {} |",
-                    case.name,
+                    "| <code>{}</code> | 0/{} | {} | {} |",
+                    for_markdown(&case.name),
                     case.max_points,
                     status_word(case.status),
-                    escape_cell(case.reason.as_deref().unwrap_or(""))
+                    for_markdown(case.reason.as_deref().unwrap_or(""))
                 );
             }
         }
@@ -200,13 +288,24 @@ pub fn markdown(report: &Report) -> String {
             for ignored in &exercise.ignored {
                 let _ = writeln!(
                     out,
-                    "- `{}` ({})",
-                    ignored.path,
+                    "- <code>{}</code> ({})",
+                    for_markdown(&ignored.path),
                     change_word(ignored.change)
                 );
             }
         }
         let _ = writeln!(out, "\n</details>");
+    }
+    if !report.ignored.is_empty() {
+        let _ = writeln!(out, "\nIgnored outside the exercises:\n");
+        for ignored in &report.ignored {
+            let _ = writeln!(
+                out,
+                "- <code>{}</code> ({})",
+                for_markdown(&ignored.path),
+                change_word(ignored.change)
+            );
+        }
     }
     let _ = writeln!(
         out,
@@ -224,7 +323,7 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     let mut junit = quick_junit::Report::new("xsafe-grade");
     junit.set_time(Duration::from_secs_f64(report.seconds.max(0.0)));
     for exercise in &report.exercises {
-        let mut suite = TestSuite::new(exercise.name.as_str());
+        let mut suite = TestSuite::new(for_xml(&exercise.name));
         suite.set_time(Duration::from_secs_f64(exercise.seconds.max(0.0)));
         suite.add_property(Property::new("points", exercise.points.to_string()));
         suite.add_property(Property::new("max_points", exercise.max_points.to_string()));
@@ -235,26 +334,45 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                     // A case that could not run or was stopped is an error,
                     // one whose check said no is a failure.
                     let kind = match status {
-                        CaseStatus::NotRun | CaseStatus::Stopped | CaseStatus::NoSnapshot => {
-                            NonSuccessKind::Error
-                        }
+                        CaseStatus::NotRun | CaseStatus::Stopped => NonSuccessKind::Error,
                         _ => NonSuccessKind::Failure,
                     };
                     let mut status_value = TestCaseStatus::non_success(kind);
-                    status_value.set_message(case.reason.clone().unwrap_or_default());
+                    status_value.set_message(for_xml(case.reason.as_deref().unwrap_or("")));
                     status_value.set_type(status_word(status));
-                    status_value.set_description(case.details.as_str());
+                    status_value.set_description(for_xml(&case.details));
                     status_value
                 }
             };
-            let mut test_case = TestCase::new(case.name.as_str(), status);
-            test_case.set_classname(format!("{}.{}", exercise.name, case.step));
+            let mut test_case = TestCase::new(for_xml(&case.name), status);
+            test_case.set_classname(format!("{}.{}", for_xml(&exercise.name), case.step));
             test_case.add_property(Property::new("points", case.points.to_string()));
             test_case.add_property(Property::new("max_points", case.max_points.to_string()));
-            test_case.add_property(Property::new("proves", case.proves.as_str()));
+            test_case.add_property(Property::new("proves", for_xml(&case.proves)));
             suite.add_test_case(test_case);
         }
         junit.add_test_suite(suite);
     }
     junit.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name made to forge report lines stays one plain line in each
+    /// format: no escape sequence, no heading, no table cell, no tag.
+    #[test]
+    fn hostile_text_stays_text() {
+        let hostile = "x\u{1b}[2J\r\n## Finished 112/112 | <b>`*ok*`</b> [link](http://x)";
+        let terminal = for_terminal(hostile, false);
+        assert!(!terminal.contains('\u{1b}') && !terminal.contains('\n') && !terminal.contains('\r'));
+        let markdown = for_markdown(hostile);
+        for forbidden in ['\n', '#', '|', '<', '>', '`', '*', '[', '(', '\u{1b}'] {
+            assert!(!markdown.contains(forbidden), "{forbidden:?} in {markdown}");
+        }
+        let xml = for_xml(hostile);
+        assert!(!xml.contains('\u{1b}') && !xml.contains('\r'));
+        assert_eq!(for_terminal("a\n\tb", true), "a\n\tb");
+    }
 }

@@ -11,10 +11,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
-use xsafe_grade::{Case, CaseOutcome, Expect, Grade, Limits, Manifest, Status, StepName};
+use xsafe_grade::{Case, CaseOutcome, Grade, Limits, Manifest, Status, StepName};
 
-/// The version of the report's JSON schema.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of the report's JSON schema. Version 2: case statuses are
+/// `passed`, `failed`, `not-run` and `stopped` (the compiler's errors are
+/// read as data, so there is no snapshot to mismatch); the report names its
+/// toolchain and isolation; ignored entries can be links, special files,
+/// unsafe names or oversized files.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// What the grader found about one submission.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -33,6 +37,16 @@ pub struct Report {
     pub course: String,
     /// The limits every build and run had.
     pub limits: ReportLimits,
+    /// The compiler that graded (`rustc --version`).
+    pub toolchain: String,
+    /// How the submission's code was isolated while it ran: `bubblewrap`,
+    /// `pid-namespace` or `none`.
+    pub isolation: String,
+    /// What that isolation does not protect, when it is not `bubblewrap`.
+    pub isolation_caveat: Option<String>,
+    /// The seed every behaviour case drew its inputs from (hexadecimal):
+    /// `--seed` grades again with the same inputs.
+    pub seed: String,
     /// Points earned, over every graded exercise.
     pub points: u32,
     /// Points available, over every graded exercise.
@@ -46,6 +60,17 @@ pub struct Report {
     pub exercises: Vec<ExerciseReport>,
 }
 
+/// Where the grade ran: the compiler and the isolation.
+#[derive(Debug, Clone)]
+pub struct Setting {
+    /// `rustc --version`.
+    pub toolchain: String,
+    /// How submissions' code is isolated.
+    pub isolation: xsafe_grade::Isolation,
+    /// The seed of the behaviour cases' inputs.
+    pub seed: u64,
+}
+
 /// The limits, in seconds and bytes.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct ReportLimits {
@@ -55,6 +80,8 @@ pub struct ReportLimits {
     pub case_seconds: f64,
     /// Bytes of output kept per stream before a child is stopped.
     pub output_bytes: usize,
+    /// Address space each process of a build or a run may take, in bytes.
+    pub memory_bytes: u64,
 }
 
 impl From<Limits> for ReportLimits {
@@ -63,6 +90,7 @@ impl From<Limits> for ReportLimits {
             build_seconds: limits.build_time.as_secs_f64(),
             case_seconds: limits.case_time.as_secs_f64(),
             output_bytes: limits.output_bytes,
+            memory_bytes: limits.memory_bytes,
         }
     }
 }
@@ -124,17 +152,14 @@ pub struct StepReport {
 pub enum CaseStatus {
     /// It passed and earned its points.
     Passed,
-    /// A behaviour case's test failed, or a compile-fail case compiled.
+    /// Its check said no: the judge refused a behaviour case's observation,
+    /// a compile-fail case compiled or was rejected for another reason, or
+    /// the crate makes public what the exercise does not have.
     Failed,
-    /// A compile-fail case failed to compile, but not with the expected
-    /// errors: it failed for another reason than the one it targets.
-    WrongDiagnostics,
-    /// The course has no snapshot for this compile-fail case (a course bug).
-    NoSnapshot,
     /// It could not run: the code does not compile, or the exercise is
     /// missing.
     NotRun,
-    /// A limit stopped it (time, output), or it crashed (stack overflow).
+    /// A limit stopped it (time, output, memory), or it crashed.
     Stopped,
 }
 
@@ -145,7 +170,7 @@ pub struct CaseReport {
     pub name: String,
     /// Its step.
     pub step: String,
-    /// `pass` (a behaviour case) or `compile-fail`.
+    /// `pass` (a behaviour case), `compile-fail` or `surface`.
     pub expect: String,
     /// What the case proves (its `//! Proves` comment).
     pub proves: String,
@@ -157,8 +182,9 @@ pub struct CaseReport {
     pub max_points: u32,
     /// Why it did not pass, in one line.
     pub reason: Option<String>,
-    /// The compiler's or the test's output, trimmed, for a case that did
-    /// not pass.
+    /// The compiler's errors, or what the submission's code printed, for a
+    /// case that did not pass (trimmed). Text the submission controls:
+    /// shown, never used to decide anything.
     pub details: String,
 }
 
@@ -174,15 +200,46 @@ pub enum Change {
     Modified,
     /// The pristine file is not in the submission.
     Deleted,
-    /// A symbolic link, which the grader never follows.
+    /// A symbolic link (or a git submodule), which the grader never follows.
     Symlink,
+    /// Not a regular file or folder (a pipe, a socket, a device).
+    NotAFile,
+    /// A name that is not UTF-8 or holds control characters.
+    UnsafeName,
+    /// A file larger than the grader reads.
+    TooLarge,
+}
+
+impl From<xsafe_sandbox::submission::Change> for Change {
+    fn from(change: xsafe_sandbox::submission::Change) -> Self {
+        use xsafe_sandbox::submission::Change as C;
+        match change {
+            C::Added => Change::Added,
+            C::Modified => Change::Modified,
+            C::Deleted => Change::Deleted,
+            C::Symlink => Change::Symlink,
+            C::NotAFile => Change::NotAFile,
+            C::UnsafeName => Change::UnsafeName,
+            C::TooLarge => Change::TooLarge,
+        }
+    }
+}
+
+impl From<xsafe_sandbox::submission::Ignored> for Ignored {
+    fn from(ignored: xsafe_sandbox::submission::Ignored) -> Self {
+        Ignored {
+            path: ignored.path,
+            change: ignored.change.into(),
+        }
+    }
 }
 
 /// A file the grader ignored.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 pub struct Ignored {
     /// The path, relative to the exercise (or to the submission's
-    /// `exercises/` folder for files outside any exercise).
+    /// `exercises/` folder for files outside any exercise), with control
+    /// characters written as `\u{..}` escapes.
     pub path: String,
     /// How it differs.
     pub change: Change,
@@ -199,6 +256,12 @@ impl ExerciseReport {
         reason: Option<String>,
         took: Duration,
     ) -> Self {
+        let reason = reason.or_else(|| {
+            grade
+                .crate_errors
+                .as_ref()
+                .map(|_| "the crate does not compile: every case is not run".to_owned())
+        });
         let cases = grade
             .outcomes
             .iter()
@@ -241,11 +304,7 @@ impl ExerciseReport {
             .cases
             .iter()
             .map(|case| {
-                let outcome = CaseOutcome {
-                    path: case.file.clone(),
-                    status: Status::NotRun(reason.clone()),
-                    details: String::new(),
-                };
+                let outcome = CaseOutcome::new(Status::NotRun(reason.clone()), String::new());
                 case_report(manifest, case, &outcome)
             })
             .collect();
@@ -279,40 +338,22 @@ impl ExerciseReport {
 }
 
 fn case_report(manifest: &Manifest, case: &Case, outcome: &CaseOutcome) -> CaseReport {
-    let (status, reason) = match &outcome.status {
-        Status::Passed => (CaseStatus::Passed, None),
-        Status::Failed if case.expect == Expect::CompileFail => (
-            CaseStatus::Failed,
-            Some("the program compiled, but the compiler must reject it".to_owned()),
-        ),
-        Status::Failed => (
-            CaseStatus::Failed,
-            Some("a test of this case failed".to_owned()),
-        ),
-        Status::WrongDiagnostics => (
-            CaseStatus::WrongDiagnostics,
-            Some("the program was rejected, but not with the expected errors".to_owned()),
-        ),
-        Status::NoSnapshot => (
-            CaseStatus::NoSnapshot,
-            Some("the course has no .stderr snapshot for this case".to_owned()),
-        ),
-        Status::NotRun(why) => (CaseStatus::NotRun, Some(why.clone())),
-        Status::Stopped(why) => (CaseStatus::Stopped, Some(why.clone())),
+    let status = match &outcome.status {
+        Status::Passed => CaseStatus::Passed,
+        Status::Failed(_) => CaseStatus::Failed,
+        Status::NotRun(_) => CaseStatus::NotRun,
+        Status::Stopped(_) => CaseStatus::Stopped,
     };
     let passed = status == CaseStatus::Passed;
     CaseReport {
         name: case.name(),
         step: case.step.to_string(),
-        expect: match case.expect {
-            Expect::Pass => "pass".to_owned(),
-            Expect::CompileFail => "compile-fail".to_owned(),
-        },
+        expect: case.expect.as_str().to_owned(),
         proves: case.proves(manifest),
         status,
         points: if passed { case.points } else { 0 },
         max_points: case.points,
-        reason,
+        reason: outcome.status.reason().map(str::to_owned),
         details: outcome
             .details
             .lines()
@@ -324,11 +365,13 @@ fn case_report(manifest: &Manifest, case: &Case, outcome: &CaseOutcome) -> CaseR
 
 impl Report {
     /// A report over `exercises`, totalled.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         submission: &Path,
         revision: Option<String>,
         course: &Path,
         limits: Limits,
+        setting: &Setting,
         ignored: Vec<Ignored>,
         exercises: Vec<ExerciseReport>,
         took: Duration,
@@ -337,10 +380,14 @@ impl Report {
             schema: "xsafe-grade-report".to_owned(),
             version: SCHEMA_VERSION,
             grader_version: env!("CARGO_PKG_VERSION").to_owned(),
-            submission: submission.display().to_string(),
-            revision,
+            submission: xsafe_sandbox::submission::display(submission),
+            revision: revision.map(|revision| xsafe_sandbox::submission::escape(&revision)),
             course: course.display().to_string(),
             limits: limits.into(),
+            toolchain: setting.toolchain.clone(),
+            isolation: setting.isolation.name().to_owned(),
+            isolation_caveat: setting.isolation.caveat().map(str::to_owned),
+            seed: format!("{:#018x}", setting.seed),
             points: exercises.iter().map(|exercise| exercise.points).sum(),
             max_points: exercises.iter().map(|exercise| exercise.max_points).sum(),
             seconds: took.as_secs_f64(),

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use xsafe_grade::Course;
-use xsafe_sandbox::{Overlay, Variants, copy_tree};
+use xsafe_sandbox::{Overlay, Variants, mirror};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -134,7 +134,7 @@ fn root() -> PathBuf {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
-    copy_tree(from, to).unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
+    mirror(from, to, &|_| false).unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
 }
 
 fn decode_hex(hex: &str) -> Vec<u8> {
