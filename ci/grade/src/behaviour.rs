@@ -28,6 +28,8 @@ pub struct BehaviourRun<'a> {
     pub observe: &'a Path,
     /// The judge.
     pub judge: &'a Path,
+    /// A folder of the grade's own, where the judge is copied to run.
+    pub scratch: &'a Path,
     /// The folder the observing program runs in (read-only to it).
     pub workdir: &'a Path,
     /// The seed of the grade; each case runs with its own seed drawn from it.
@@ -58,6 +60,11 @@ type Observation = Result<String, CaseOutcome>;
 /// Observes every case, then asks the judge about those that printed an
 /// observation. Outcomes come back in the order of `cases`.
 pub fn run_behaviour(run: &BehaviourRun<'_>, cases: &[Case]) -> Vec<CaseOutcome> {
+    // The judge is read before any learner code runs and written afresh
+    // after the last observation ended: where the isolation lets the
+    // learner's code write the build's output, it still cannot replace the
+    // program that judges it.
+    let judge = std::fs::read(run.judge);
     let observations: Vec<(Seed, Observation, String)> =
         in_parallel(cases, run.workers, |case| observe(run, case));
     let request = JudgeRequest {
@@ -73,7 +80,9 @@ pub fn run_behaviour(run: &BehaviourRun<'_>, cases: &[Case]) -> Vec<CaseOutcome>
             })
             .collect(),
     };
-    let verdicts = ask_judge(run, &request);
+    let verdicts = judge
+        .map_err(|err| format!("the judge could not be read: {err}"))
+        .and_then(|judge| ask_judge(run, &judge, &request));
     cases
         .iter()
         .zip(observations)
@@ -187,17 +196,34 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
 
 /// Runs the judge on every observation. An error here is the course's
 /// (or the machine's), not the learner's.
-fn ask_judge(run: &BehaviourRun<'_>, request: &JudgeRequest) -> Result<JudgeAnswer, String> {
+fn ask_judge(
+    run: &BehaviourRun<'_>,
+    judge: &[u8],
+    request: &JudgeRequest,
+) -> Result<JudgeAnswer, String> {
     if request.cases.is_empty() {
         return Ok(JudgeAnswer {
             verdicts: Vec::new(),
         });
     }
     let input = serde_json::to_vec(request).map_err(|err| format!("the judge's request: {err}"))?;
-    let mut command = Command::new(run.judge);
-    command.env("RUST_BACKTRACE", "0");
-    let finished = run_bounded(command, run.bounds, Some(input))
-        .map_err(|err| format!("the judge could not start: {err}"))?;
+    let program = fresh_copy(judge, run.scratch).map_err(|err| format!("the judge could not be copied: {err}"))?;
+    // A program written a moment ago can be "busy" for a moment, while
+    // another thread's fork still holds it open: try again then.
+    let mut finished = Err(std::io::Error::other("not started"));
+    for _ in 0..20 {
+        let mut command = Command::new(&program);
+        command.env("RUST_BACKTRACE", "0");
+        finished = run_bounded(command, run.bounds, Some(input.clone()));
+        match &finished {
+            Err(err) if err.raw_os_error() == Some(26) => {
+                std::thread::sleep(std::time::Duration::from_millis(25));
+            }
+            _ => break,
+        }
+    }
+    let _ = std::fs::remove_file(&program);
+    let finished = finished.map_err(|err| format!("the judge could not start: {err}"))?;
     if let Some(why) = finished.stopped_because() {
         return Err(format!("the judge was {why}"));
     }
@@ -215,17 +241,22 @@ pub fn tail(text: &str, lines: usize) -> String {
     all[all.len().saturating_sub(lines)..].join("\n")
 }
 
-/// Where an observing program of a grade is kept: a copy made right after
-/// the build, so that nothing a run does to the build's output reaches the
-/// next run.
-pub fn executable_copy(built: &Path, into: &Path) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(into)?;
-    let name = built
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("an executable without a name"))?;
-    let copy = into.join(name);
-    std::fs::copy(built, &copy)?;
-    Ok(copy)
+/// Writes `program` to a new file in `dir`, executable by its owner only.
+fn fresh_copy(program: &[u8], dir: &Path) -> std::io::Result<PathBuf> {
+    use std::io::Write as _;
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(format!("judge-{}-{:x}", std::process::id(), xsafe_case::Rng::new().u64(..)));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o700);
+    }
+    let mut file = options.open(&path)?;
+    file.write_all(program)?;
+    file.sync_all()?;
+    Ok(path)
 }
 
 #[cfg(test)]

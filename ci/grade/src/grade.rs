@@ -306,6 +306,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                     &BehaviourRun {
                         observe: &observe,
                         judge: &judge,
+                        scratch: &request.work_dir.join("run"),
                         workdir: &request.crate_dir,
                         seed: request.seed.unwrap_or_else(random_seed),
                         bounds: request.limits.case(),
