@@ -186,12 +186,6 @@ pub struct Manifest {
     /// Files and folders of the crate that the learner writes; everything
     /// else in the crate belongs to the course.
     pub learner_files: Vec<PathBuf>,
-    /// Learner crates, among `learner_files`, that are procedural macro
-    /// crates (such as `derive`): their code runs inside the compiler, so
-    /// the grading engine never lets it run in a compilation whose
-    /// diagnostics decide a case.
-    #[serde(default)]
-    pub macro_crates: Vec<PathBuf>,
     /// The exercise's public API, and what else a solution may make public.
     #[serde(default)]
     pub surface: Surface,
@@ -297,18 +291,6 @@ impl Manifest {
                         case.name()
                     ));
                 }
-            }
-        }
-        for krate in &self.macro_crates {
-            if !self
-                .learner_files
-                .iter()
-                .any(|file| file.starts_with(krate))
-            {
-                return Err(format!(
-                    "macro crate {} holds no learner file",
-                    krate.display()
-                ));
             }
         }
         for (index, case) in self.cases.iter().enumerate() {

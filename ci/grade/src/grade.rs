@@ -90,6 +90,20 @@ fn random_seed() -> u64 {
 /// [`Status::NotRun`], and [`Grade::crate_errors`] holds the compiler's
 /// errors. Every build and run is bounded by the request's limits.
 pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
+    // Every path absolute: builds and runs happen in other folders.
+    let absolute = |path: &PathBuf| -> Result<PathBuf, GradeError> {
+        std::path::absolute(path).map_err(|source| GradeError::Io {
+            path: path.clone(),
+            source,
+        })
+    };
+    let request = &GradeRequest {
+        crate_dir: absolute(&request.crate_dir)?,
+        work_dir: absolute(&request.work_dir)?,
+        target_dir: absolute(&request.target_dir)?,
+        lockfile: request.lockfile.as_ref().map(absolute).transpose()?,
+        ..request.clone()
+    };
     let manifest = Manifest::load(&request.crate_dir.join("grading"))?;
     for name in &request.only {
         if !manifest.cases.iter().any(|case| case.name() == *name) {
@@ -131,7 +145,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
 
     // The learner's macros, when the exercise has macro crates: recorded in
     // a confined build, replayed in the trusted one.
-    let macros = LearnerMacros::prepare(&manifest, &request.crate_dir, &request.work_dir)?;
+    let macros = LearnerMacros::prepare(&request.crate_dir, &request.work_dir)?;
     let trusted_crate = macros
         .as_ref()
         .map_or(request.crate_dir.clone(), |macros| macros.replaying.clone());
@@ -168,8 +182,10 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                 fetched_once = true;
             }
             macros.clear_recordings()?;
+            let mut read_only = project.path_dependencies.clone();
+            read_only.push(manifest.dir.clone());
             let confinement = Confinement {
-                read_only: vec![macros.recording.clone(), manifest.dir.clone()],
+                read_only,
                 writable: vec![macros.recordings.clone()],
             };
             let run = build(&BuildSpec {
@@ -239,7 +255,17 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             .filter_map(|diagnostic| diagnostic.rendered.clone())
             .map(|text| show(&text))
             .collect();
-        if !errors.is_empty() {
+        // cargo itself may refuse the crate (a missing `src/lib.rs`): then
+        // nothing was compiled and nothing reported.
+        let refused = !matches!(run.ending, Ending::Exited(status) if status.success())
+            && !run.messages.iter().any(|message| {
+                matches!(
+                    message,
+                    cargo_metadata::Message::CompilerMessage(_)
+                        | cargo_metadata::Message::CompilerArtifact(_)
+                )
+            });
+        if !errors.is_empty() || refused {
             return Ok(not_compiling(manifest, &run, errors, &show));
         }
         if macros.is_some()

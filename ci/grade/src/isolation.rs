@@ -197,7 +197,9 @@ fn works(isolation: Isolation) -> bool {
     let Some(truth) = find_program("true") else {
         return false;
     };
-    let mut command = isolation.confine(&Command::new(truth), &Confinement::default());
+    let mut probe = Command::new(truth);
+    probe.current_dir("/");
+    let mut command = isolation.confine(&probe, &Confinement::default());
     command
         .stdin(Stdio::null())
         .stdout(Stdio::null())

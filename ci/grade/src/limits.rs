@@ -51,12 +51,14 @@ impl Limits {
     /// 1 GiB of address space on these exercises).
     pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;
 
-    /// The bounds of one build.
+    /// The bounds of one build: the memory limit, but never less than
+    /// the default (a build's memory is the compiler's, not the learner's
+    /// code's).
     pub fn build(&self) -> Bounds {
         Bounds {
             time: self.build_time,
             output_bytes: self.output_bytes,
-            memory_bytes: self.memory_bytes,
+            memory_bytes: self.memory_bytes.max(Self::DEFAULT_MEMORY_BYTES),
         }
     }
 

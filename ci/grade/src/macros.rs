@@ -22,7 +22,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use syn::spanned::Spanned;
-use xsafe_course::Manifest;
 use xsafe_sandbox::mirror;
 
 /// How much the recordings of one grade may hold, in all.
@@ -102,14 +101,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MacroError + '_ {
 
 impl LearnerMacros {
     /// Makes the recording copy of `crate_dir` under `work_dir`, and the
-    /// replaying copy's files except the recordings; `None` when the
-    /// exercise has no macro crate.
-    pub fn prepare(
-        manifest: &Manifest,
-        crate_dir: &Path,
-        work_dir: &Path,
-    ) -> Result<Option<LearnerMacros>, MacroError> {
-        if manifest.macro_crates.is_empty() {
+    /// replaying copy's files except the recordings; `None` when the crate
+    /// holds no procedural macro crate.
+    pub fn prepare(crate_dir: &Path, work_dir: &Path) -> Result<Option<LearnerMacros>, MacroError> {
+        let macro_crates = macro_crates_in(crate_dir);
+        if macro_crates.is_empty() {
             return Ok(None);
         }
         let recording = work_dir.join("recording-crate");
@@ -119,14 +115,12 @@ impl LearnerMacros {
         // rewriting, which writes them only when they change: cargo then
         // rebuilds only what changed.
         let rewritten_lib = |relative: &Path| {
-            manifest
-                .macro_crates
+            macro_crates
                 .iter()
                 .any(|krate| relative == krate.join("src/lib.rs"))
         };
         let generated_src = |relative: &Path| {
-            manifest
-                .macro_crates
+            macro_crates
                 .iter()
                 .any(|krate| relative.starts_with(krate.join("src")))
         };
@@ -134,7 +128,7 @@ impl LearnerMacros {
         mirror(crate_dir, &replaying, &generated_src)?;
         std::fs::create_dir_all(&recordings).map_err(io(&recordings))?;
         let mut entry_points = BTreeMap::new();
-        for krate in &manifest.macro_crates {
+        for krate in &macro_crates {
             let original = crate_dir.join(krate).join("src/lib.rs");
             let text = std::fs::read_to_string(&original).unwrap_or_default();
             let (found, wrapped) = match syn::parse_file(&text) {
@@ -173,7 +167,7 @@ impl LearnerMacros {
             recording,
             replaying,
             recordings,
-            crates: manifest.macro_crates.clone(),
+            crates: macro_crates,
             entry_points,
         }))
     }
@@ -236,6 +230,47 @@ fn write_if_changed(path: &Path, text: &str) -> Result<(), MacroError> {
         std::fs::create_dir_all(parent).map_err(io(parent))?;
     }
     std::fs::write(path, text).map_err(io(path))
+}
+
+/// The procedural macro crates in a crate's folder (the crate itself
+/// included), relative to it: every `Cargo.toml` under it, outside
+/// `target/`, `grading/` and hidden folders, whose `[lib]` says
+/// `proc-macro = true`. Read from the manifests, so no list can forget
+/// one.
+pub fn macro_crates_in(crate_dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let walk = walkdir::WalkDir::new(crate_dir)
+        .follow_links(false)
+        .max_depth(4)
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0
+                || !(entry.file_name() == "target"
+                    || entry.file_name() == "grading"
+                    || entry.file_name().to_string_lossy().starts_with('.'))
+        });
+    for entry in walk.flatten() {
+        if entry.file_name() != "Cargo.toml" || !entry.file_type().is_file() {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        let Ok(manifest) = text.parse::<toml::Table>() else {
+            continue;
+        };
+        let proc_macro = manifest
+            .get("lib")
+            .and_then(|lib| lib.get("proc-macro").or_else(|| lib.get("proc_macro")))
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(false);
+        if proc_macro {
+            let dir = entry.path().parent().unwrap_or(crate_dir);
+            found.push(dir.strip_prefix(crate_dir).unwrap_or(dir).to_path_buf());
+        }
+    }
+    found.sort();
+    found
 }
 
 /// `LEN:TEXT` records: a recording is `key` then `output`.

@@ -38,6 +38,10 @@ pub struct Project {
     pub behaviour: Vec<Case>,
     /// The package name of the crate under test.
     pub crate_package: String,
+    /// The folders of every path dependency of the workspace (the crate
+    /// under test, the cases' support crates): what a confined build must
+    /// be able to read.
+    pub path_dependencies: Vec<PathBuf>,
 }
 
 /// What to put in the workspace.
@@ -130,6 +134,11 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
         .cloned()
         .unwrap_or_default();
     absolute_paths(&mut dev_dependencies, &crate_dir);
+    let mut path_dependencies: Vec<PathBuf> = dev_dependencies
+        .values()
+        .filter_map(|dependency| dependency.get("path")?.as_str().map(PathBuf::from))
+        .collect();
+    path_dependencies.push(crate_dir.clone());
 
     let exercise = &spec.manifest.exercise;
     let cases_package = format!("xsafe-cases-{exercise}");
@@ -223,6 +232,7 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
         judge_source,
         behaviour,
         crate_package,
+        path_dependencies,
     })
 }
 

@@ -103,6 +103,12 @@ pub fn read(
             tail(&run.stderr, 20),
         ));
     }
+    if !matches!(run.ending, crate::limits::Ending::Exited(status) if status.success()) {
+        return Err(Unreadable(
+            "the crate's public surface could not be read: it does not build".to_owned(),
+            tail(&run.stderr, 20),
+        ));
+    }
     let file = syn::parse_file(&run.stdout).map_err(|err| {
         Unreadable(
             format!("the crate's expansion could not be read ({err})"),

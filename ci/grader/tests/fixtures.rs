@@ -45,7 +45,35 @@ struct Fixture {
     ignored_outside: Vec<String>,
     case_time_limit: Option<f64>,
     output_limit_kib: Option<usize>,
+    memory_limit_mib: Option<u64>,
     max_seconds: u64,
+    /// Symbolic links to make in the submission.
+    #[serde(default)]
+    link: Vec<Link>,
+    /// Commit the submission to a git repository and grade `--rev HEAD`.
+    #[serde(default)]
+    rev: bool,
+    /// Text no process left running after the grade may have on its
+    /// command line.
+    #[serde(default)]
+    no_process_left: Vec<String>,
+    /// Text the Markdown report may not hold as is. (The text and JUnit
+    /// reports of every fixture may hold no control character but line
+    /// breaks and tabs.)
+    #[serde(default)]
+    reports_hold_no: Vec<String>,
+    /// With `every`: the ignored entries of an exercise, when not none.
+    #[serde(default)]
+    ignored_in: BTreeMap<String, Vec<String>>,
+}
+
+/// A symbolic link `path` (relative to the submission's `exercises/`)
+/// pointing at `to` (relative to the course's root).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Link {
+    path: PathBuf,
+    to: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -209,15 +237,63 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
             std::fs::remove_file(&path).expect("remove file");
         }
     }
+    for link in &fixture.link {
+        let path = exercises.join(&link.path);
+        if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir()) {
+            std::fs::remove_dir_all(&path).expect("remove folder");
+        } else if std::fs::symlink_metadata(&path).is_ok() {
+            std::fs::remove_file(&path).expect("remove file");
+        }
+        std::os::unix::fs::symlink(root.join(&link.to), &path).expect("make the link");
+    }
+    if fixture.rev {
+        let git = |args: &[&str]| {
+            let output = Command::new("git")
+                .args(["-c", "user.name=Student", "-c", "user.email=student@example.com"])
+                .arg("-C")
+                .arg(&dest)
+                .args(args)
+                .output()
+                .expect("git runs");
+            assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        };
+        git(&["init", "--quiet"]);
+        git(&["add", "-A"]);
+        git(&["commit", "--quiet", "-m", "submission"]);
+    }
     dest
 }
 
-fn grade(fixture: &Fixture, submission: &Path) -> (Value, Duration) {
+/// Whether some running process has `text` on its command line.
+fn process_running_with(text: &str) -> bool {
+    std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(text))
+    })
+}
+
+/// What a grade wrote: the JSON report, and the text, Markdown and JUnit
+/// reports as written.
+struct Written {
+    report: Value,
+    texts: Vec<(&'static str, String)>,
+}
+
+fn grade(fixture: &Fixture, submission: &Path) -> (Written, Duration) {
     let root = root();
+    let reports = root.join("target/xsafe/grader-fixtures").join(format!("{}-reports", fixture.name));
+    let _ = std::fs::remove_dir_all(&reports);
+    std::fs::create_dir_all(&reports).expect("reports folder");
     let mut command = Command::new(env!("CARGO_BIN_EXE_xsafe-grader"));
     command
         .arg(submission)
-        .args(["--format", "json", "--course"])
+        .args(["--format", "human", "--json"])
+        .arg(reports.join("report.json"))
+        .arg("--markdown")
+        .arg(reports.join("report.md"))
+        .arg("--junit")
+        .arg(reports.join("report.xml"))
+        .arg("--course")
         .arg(&root)
         .arg("--work-dir")
         .arg(root.join("target/xsafe/grader"))
@@ -232,6 +308,12 @@ fn grade(fixture: &Fixture, submission: &Path) -> (Value, Duration) {
     if let Some(kib) = fixture.output_limit_kib {
         command.args(["--output-limit", &kib.to_string()]);
     }
+    if let Some(mib) = fixture.memory_limit_mib {
+        command.args(["--memory-limit", &mib.to_string()]);
+    }
+    if fixture.rev {
+        command.args(["--rev", "HEAD"]);
+    }
     let started = Instant::now();
     let output = command.output().expect("the grader starts");
     let took = started.elapsed();
@@ -242,9 +324,18 @@ fn grade(fixture: &Fixture, submission: &Path) -> (Value, Duration) {
         fixture.name,
         String::from_utf8_lossy(&output.stderr)
     );
-    let report: Value = serde_json::from_slice(&output.stdout)
+    let read = |name: &str| {
+        std::fs::read_to_string(reports.join(name))
+            .unwrap_or_else(|err| panic!("fixture {}: no {name}: {err}", fixture.name))
+    };
+    let report: Value = serde_json::from_str(&read("report.json"))
         .unwrap_or_else(|err| panic!("fixture {}: the report is not JSON: {err}", fixture.name));
-    (report, took)
+    let texts = vec![
+        ("text", String::from_utf8_lossy(&output.stdout).into_owned()),
+        ("Markdown", read("report.md")),
+        ("JUnit", read("report.xml")),
+    ];
+    (Written { report, texts }, took)
 }
 
 /// Compares one exercise's report with what the fixture expects, and
@@ -334,6 +425,9 @@ fn ignored_list(ignored: &Value) -> Vec<String> {
 fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mut Vec<String>) {
     let Some(every) = fixture.every else { return };
     for exercise in &course.exercises {
+        if !fixture.grade.is_empty() && !fixture.grade.iter().any(|name| name == exercise.name()) {
+            continue;
+        }
         let manifest = &exercise.manifest;
         let given: u32 = manifest
             .cases
@@ -358,7 +452,11 @@ fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mu
                     .collect(),
             }),
             reason: None,
-            ignored: Vec::new(),
+            ignored: fixture
+                .ignored_in
+                .get(exercise.name())
+                .cloned()
+                .unwrap_or_default(),
         };
         match find_exercise(report, exercise.name()) {
             Some(found) => check_exercise(&fixture.name, found, &expect, problems),
@@ -401,7 +499,35 @@ fn fixture_submissions_get_their_expected_grades() {
             fixture.name
         );
         let submission = build_submission(&course, fixture);
-        let (report, took) = grade(fixture, &submission);
+        let (written, took) = grade(fixture, &submission);
+        let report = written.report;
+        for text in &fixture.no_process_left {
+            if process_running_with(text) {
+                problems.push(format!(
+                    "{}: a process with {text:?} on its command line outlived the grade",
+                    fixture.name
+                ));
+            }
+        }
+        for (format, text) in &written.texts {
+            if *format != "Markdown" {
+                if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')) {
+                    problems.push(format!(
+                        "{}: the {format} report holds a control character",
+                        fixture.name
+                    ));
+                }
+                continue;
+            }
+            for forbidden in &fixture.reports_hold_no {
+                if text.contains(forbidden.as_str()) {
+                    problems.push(format!(
+                        "{}: the {format} report holds {forbidden:?} as is",
+                        fixture.name
+                    ));
+                }
+            }
+        }
         eprintln!(
             "fixture {:<32} graded in {:>6.1}s",
             fixture.name,
