@@ -202,7 +202,10 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                 .filter_map(|diagnostic| diagnostic.rendered.clone())
                 .map(|text| show(&text))
                 .collect();
-            if !errors.is_empty() || run.stopped_because().is_some() {
+            if !errors.is_empty()
+                || run.stopped_because().is_some()
+                || !run.built(&macros.recording.join("src/lib.rs"))
+            {
                 return Ok(not_compiling(manifest, &run, errors, &show));
             }
             let again = drop_uncompiled(
@@ -255,17 +258,10 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             .filter_map(|diagnostic| diagnostic.rendered.clone())
             .map(|text| show(&text))
             .collect();
-        // cargo itself may refuse the crate (a missing `src/lib.rs`): then
-        // nothing was compiled and nothing reported.
-        let refused = !matches!(run.ending, Ending::Exited(status) if status.success())
-            && !run.messages.iter().any(|message| {
-                matches!(
-                    message,
-                    cargo_metadata::Message::CompilerMessage(_)
-                        | cargo_metadata::Message::CompilerArtifact(_)
-                )
-            });
-        if !errors.is_empty() || refused {
+        // Every case needs the crate built: not when it has errors, when
+        // cargo refuses it (a missing `src/lib.rs`), or when a limit stopped
+        // its build (a compiler that hangs on it).
+        if !errors.is_empty() || !run.built(&trusted_crate.join("src/lib.rs")) {
             return Ok(not_compiling(manifest, &run, errors, &show));
         }
         if macros.is_some()
@@ -498,7 +494,9 @@ fn not_compiling(
 ) -> Grade {
     let (status, details) = match run.stopped_because() {
         Some(why) if errors.is_empty() => (
-            Status::Stopped(format!("building your crate was {why}")),
+            Status::Stopped(format!(
+                "building your crate was {why}: the crate does not compile in time"
+            )),
             show(&tail(&run.stderr, 20)),
         ),
         _ if errors.is_empty() => (

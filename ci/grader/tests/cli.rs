@@ -230,3 +230,104 @@ fn a_revision_that_does_not_exist_is_refused() {
         stderr(&output)
     );
 }
+
+/// A copy of the course's `exercises/ordered-tree`, with the solution's
+/// learner files when `solved`, and `edit` applied to `src/lib.rs`.
+fn ordered_tree_copy(name: &str, solved: bool, edit: Option<(&str, &str)>) -> PathBuf {
+    let root = root();
+    let dest = root.join("target/xsafe/grader-cli-copies").join(name);
+    let _ = std::fs::remove_dir_all(&dest);
+    let exercise = dest.join("exercises/ordered-tree");
+    copy_dir(&root.join("exercises/ordered-tree"), &exercise);
+    if solved {
+        std::fs::remove_dir_all(exercise.join("src")).expect("remove starter");
+        copy_dir(&root.join("solutions/ordered-tree/src"), &exercise.join("src"));
+    }
+    if let Some((find, replace)) = edit {
+        let lib = exercise.join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).expect("lib.rs");
+        assert!(text.contains(find), "the edit fits lib.rs");
+        std::fs::write(&lib, text.replacen(find, replace, 1)).expect("edit lib.rs");
+    }
+    dest
+}
+
+/// A grader started on `submission` with the shared work folder and target
+/// directory, writing its JSON report on standard output.
+fn spawn_grader(submission: &Path, extra: &[&str]) -> std::process::Child {
+    let root = root();
+    Command::new(env!("CARGO_BIN_EXE_xsafe-grader"))
+        .arg(submission)
+        .args(["--exercise", "ordered-tree", "--format", "json", "--course"])
+        .arg(&root)
+        .arg("--work-dir")
+        .arg(root.join("target/xsafe/grader-cli-shared"))
+        .arg("--target-dir")
+        .arg(root.join("target/xsafe/build"))
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the grader starts")
+}
+
+fn points_of(child: std::process::Child) -> (u64, serde_json::Value) {
+    let output = child.wait_with_output().expect("the grader ends");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("a JSON report");
+    (report["points"].as_u64().expect("points"), report)
+}
+
+/// Graders at once on one work folder and one target directory: the
+/// starter, the solution, and the solution again (the same submission twice
+/// at once). Each gets its own grade: no grade builds or runs another's
+/// copy.
+#[test]
+fn graders_at_once_keep_to_their_own_submission() {
+    let starter = ordered_tree_copy("at-once-starter", false, None);
+    let solution = ordered_tree_copy("at-once-solution", true, None);
+    let children = [
+        spawn_grader(&starter, &[]),
+        spawn_grader(&solution, &[]),
+        spawn_grader(&solution, &[]),
+    ];
+    let [starter, first, second] = children.map(points_of);
+    let max = first.1["max_points"].as_u64().expect("max points");
+    let given: u64 = starter.1["exercises"][0]["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|case| case["status"] == "passed")
+        .filter_map(|case| case["points"].as_u64())
+        .sum();
+    assert!(starter.0 < max && starter.0 == given, "the starter got {}", starter.0);
+    assert_eq!(first.0, max, "the solution graded alongside the starter");
+    assert_eq!(second.0, max, "the same solution graded twice at once");
+}
+
+/// A submission that hangs the compiler holds the shared target directory
+/// until its build limit; a grader started meanwhile waits for it outside
+/// its own limits, so a build limit shorter than the wait costs it nothing.
+#[test]
+fn a_hung_build_does_not_spend_another_graders_limit() {
+    let hanging = ordered_tree_copy(
+        "hangs-the-compiler",
+        true,
+        Some(("mod iter;", "#![allow(long_running_const_eval)]\nconst _: () = loop {};\n\nmod iter;")),
+    );
+    let solution = ordered_tree_copy("waits-for-the-hang", true, None);
+    let hung = spawn_grader(&hanging, &["--build-time-limit", "25"]);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let waiting = spawn_grader(&solution, &["--build-time-limit", "20"]);
+    let (points, report) = points_of(waiting);
+    assert_eq!(
+        points,
+        report["max_points"].as_u64().expect("max points"),
+        "the waiting grader lost points: {report}"
+    );
+    let (hung_points, hung_report) = points_of(hung);
+    assert_eq!(hung_points, 0);
+    let reason = hung_report["exercises"][0]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("does not compile"), "{reason}");
+}
