@@ -15,6 +15,8 @@
 //! //~? ERROR E0277 "Rc<String>"                    on any line of this file, and its
 //!                                                   message must mention `Rc<String>`
 //! //~ ERROR E0451|E0616                             either code
+//! //~ ERROR E0451|"private field"                   E0451, or an error (with any
+//!                                                   code, or none) that says this
 //! //~ ERROR "borrowed"                              no code, but this word
 //! ```
 //!
@@ -41,8 +43,12 @@ pub enum Place {
 pub struct ExpectedError {
     /// Where the error must point.
     pub place: Place,
-    /// The error codes it may have (`E0451`); empty means any code, or none.
+    /// The error codes it may have (`E0451`), or words its text may
+    /// contain instead of having one of them (`"private field"`); both
+    /// empty means any code, or none.
     pub codes: Vec<String>,
+    /// The words that may stand in for one of `codes` (any one of them).
+    pub instead_of_code: Vec<String>,
     /// Words its message must contain (all of them), as written in the case.
     pub keywords: Vec<String>,
     /// `true` for `ERROR` (the case fails without it), `false` for `ALLOW`.
@@ -59,8 +65,12 @@ impl ExpectedError {
             Place::Line(expected) => expected == line,
             Place::AnyLine => true,
         };
-        let code_fits =
-            self.codes.is_empty() || code.is_some_and(|code| self.codes.iter().any(|c| c == code));
+        let code_fits = (self.codes.is_empty() && self.instead_of_code.is_empty())
+            || code.is_some_and(|code| self.codes.iter().any(|c| c == code))
+            || self
+                .instead_of_code
+                .iter()
+                .any(|word| text.contains(word.as_str()));
         place_fits
             && code_fits
             && self
@@ -73,10 +83,16 @@ impl ExpectedError {
 impl fmt::Display for ExpectedError {
     /// `E0451 at line 12`, `E0277 mentioning "Rc<String>" on any line`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.codes.is_empty() {
+        let mut alternatives: Vec<String> = self.codes.clone();
+        alternatives.extend(
+            self.instead_of_code
+                .iter()
+                .map(|word| format!("an error saying \"{word}\"")),
+        );
+        if alternatives.is_empty() {
             f.write_str("an error")?;
         } else {
-            f.write_str(&self.codes.join(" or "))?;
+            f.write_str(&alternatives.join(" or "))?;
         }
         for word in &self.keywords {
             write!(f, " mentioning \"{word}\"")?;
@@ -127,8 +143,8 @@ impl Expectations {
                     "an annotation says `ERROR` or `ALLOW` after its place".to_owned(),
                 ));
             };
-            let (codes, keywords) = parse_matcher(rest).map_err(problem)?;
-            if codes.is_empty() && keywords.is_empty() {
+            let (codes, instead_of_code, keywords) = parse_matcher(rest).map_err(problem)?;
+            if codes.is_empty() && instead_of_code.is_empty() && keywords.is_empty() {
                 return Err(problem(
                     "an annotation names an error code, a quoted word, or both".to_owned(),
                 ));
@@ -136,6 +152,7 @@ impl Expectations {
             errors.push(ExpectedError {
                 place,
                 codes,
+                instead_of_code,
                 keywords,
                 required,
                 written_on,
@@ -174,24 +191,33 @@ fn parse_place<'a>(
     Some((Ok(Place::Line(line)), rest))
 }
 
-/// `E0451|E0616 "word" "other words"` into codes and keywords.
-fn parse_matcher(text: &str) -> Result<(Vec<String>, Vec<String>), String> {
+/// `E0451|E0616|"words" "other words"` into codes, the words that may
+/// stand in for them, and the words every fitting error must contain.
+type Matcher = (Vec<String>, Vec<String>, Vec<String>);
+
+fn parse_matcher(text: &str) -> Result<Matcher, String> {
     let mut codes = Vec::new();
+    let mut instead = Vec::new();
     let mut keywords = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
-        if let Some(quoted) = rest.strip_prefix('"') {
-            let end = quoted
-                .find('"')
-                .ok_or_else(|| "a quoted word has no closing `\"`".to_owned())?;
-            if end == 0 {
-                return Err("a quoted word is empty".to_owned());
-            }
-            keywords.push(quoted[..end].to_owned());
-            rest = quoted[end + 1..].trim_start();
-        } else {
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            for code in rest[..end].split('|') {
+        // One item: alternatives joined by `|`, each a code or a quoted word.
+        let mut alternatives: Vec<Result<String, String>> = Vec::new();
+        loop {
+            if let Some(quoted) = rest.strip_prefix('"') {
+                let end = quoted
+                    .find('"')
+                    .ok_or_else(|| "a quoted word has no closing `\"`".to_owned())?;
+                if end == 0 {
+                    return Err("a quoted word is empty".to_owned());
+                }
+                alternatives.push(Err(quoted[..end].to_owned()));
+                rest = &quoted[end + 1..];
+            } else {
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || c == '|')
+                    .unwrap_or(rest.len());
+                let code = &rest[..end];
                 let valid = code.len() == 5
                     && code.starts_with('E')
                     && code[1..].chars().all(|c| c.is_ascii_digit());
@@ -200,12 +226,30 @@ fn parse_matcher(text: &str) -> Result<(Vec<String>, Vec<String>), String> {
                         "`{code}` is not an error code such as E0451 (quote words: \"word\")"
                     ));
                 }
-                codes.push(code.to_owned());
+                alternatives.push(Ok(code.to_owned()));
+                rest = &rest[end..];
             }
-            rest = rest[end..].trim_start();
+            match rest.strip_prefix('|') {
+                Some(after) => rest = after,
+                None => break,
+            }
+        }
+        rest = rest.trim_start();
+        if let [Err(word)] = alternatives.as_slice() {
+            keywords.push(word.clone());
+            continue;
+        }
+        if !codes.is_empty() || !instead.is_empty() {
+            return Err("an annotation has one list of codes (join them with `|`)".to_owned());
+        }
+        for alternative in alternatives {
+            match alternative {
+                Ok(code) => codes.push(code),
+                Err(word) => instead.push(word),
+            }
         }
     }
-    Ok((codes, keywords))
+    Ok((codes, instead, keywords))
 }
 
 /// An annotation that cannot be read.
@@ -246,6 +290,23 @@ mod tests {
         );
         assert!(!errors[2].required, "ALLOW is tolerated, not required");
         assert_eq!(errors[4].keywords, ["Rc<u8>"]);
+    }
+
+    /// A quoted word among the codes stands in for a code: an error without
+    /// a code that says it fits.
+    #[test]
+    fn words_instead_of_a_code() {
+        let errors = parse("x //~ ERROR E0451|E0063|\"private field\"\n");
+        let error = &errors[0];
+        assert!(error.fits(Some("E0063"), 1, "missing fields"));
+        assert!(error.fits(None, 1, "cannot construct `Node` due to private fields"));
+        assert!(!error.fits(None, 1, "mismatched types"));
+        assert!(!error.fits(Some("E0308"), 1, "mismatched types"));
+        assert_eq!(
+            error.to_string(),
+            "E0451 or E0063 or an error saying \"private field\" at line 1"
+        );
+        assert!(Expectations::parse("//~ ERROR E0451 E0063\n").is_err());
     }
 
     /// Alternatives and several keywords are read; an error fits only when

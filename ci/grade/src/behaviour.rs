@@ -207,7 +207,8 @@ fn ask_judge(
         });
     }
     let input = serde_json::to_vec(request).map_err(|err| format!("the judge's request: {err}"))?;
-    let program = fresh_copy(judge, run.scratch).map_err(|err| format!("the judge could not be copied: {err}"))?;
+    let program = fresh_copy(judge, run.scratch)
+        .map_err(|err| format!("the judge could not be copied: {err}"))?;
     // A program written a moment ago can be "busy" for a moment, while
     // another thread's fork still holds it open: try again then.
     let mut finished = Err(std::io::Error::other("not started"));
@@ -245,7 +246,11 @@ pub fn tail(text: &str, lines: usize) -> String {
 fn fresh_copy(program: &[u8], dir: &Path) -> std::io::Result<PathBuf> {
     use std::io::Write as _;
     std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!("judge-{}-{:x}", std::process::id(), xsafe_case::Rng::new().u64(..)));
+    let path = dir.join(format!(
+        "judge-{}-{:x}",
+        std::process::id(),
+        xsafe_case::Rng::new().u64(..)
+    ));
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

@@ -108,10 +108,11 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
             started.elapsed(),
         );
     }
-    let mut ignored: Vec<Ignored> = ignored_in_exercise(&exercise.dir, &submitted, &manifest.learner_files)
-        .into_iter()
-        .map(Ignored::from)
-        .collect();
+    let mut ignored: Vec<Ignored> =
+        ignored_in_exercise(&exercise.dir, &submitted, &manifest.learner_files)
+            .into_iter()
+            .map(Ignored::from)
+            .collect();
     let lockfile = plan.course.root.join("Cargo.lock");
     let spec = SandboxSpec {
         exercise_dir: &exercise.dir,
@@ -126,7 +127,10 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
             return ExerciseReport::ungraded(
                 manifest,
                 ExerciseStatus::Error,
-                format!("cannot copy the submission into a sandbox: {}", escape(&err.to_string())),
+                format!(
+                    "cannot copy the submission into a sandbox: {}",
+                    escape(&err.to_string())
+                ),
                 ignored,
                 started.elapsed(),
             );
@@ -147,7 +151,9 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
         )
     });
     for missing in &sandbox.missing {
-        if std::fs::symlink_metadata(submitted.join(missing)).is_ok_and(|meta| meta.file_type().is_symlink()) {
+        if std::fs::symlink_metadata(submitted.join(missing))
+            .is_ok_and(|meta| meta.file_type().is_symlink())
+        {
             ignored.push(Ignored {
                 path: display(missing),
                 change: crate::report::Change::Symlink,

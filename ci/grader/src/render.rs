@@ -366,7 +366,9 @@ mod tests {
     fn hostile_text_stays_text() {
         let hostile = "x\u{1b}[2J\r\n## Finished 112/112 | <b>`*ok*`</b> [link](http://x)";
         let terminal = for_terminal(hostile, false);
-        assert!(!terminal.contains('\u{1b}') && !terminal.contains('\n') && !terminal.contains('\r'));
+        assert!(
+            !terminal.contains('\u{1b}') && !terminal.contains('\n') && !terminal.contains('\r')
+        );
         let markdown = for_markdown(hostile);
         for forbidden in ['\n', '#', '|', '<', '>', '`', '*', '[', '(', '\u{1b}'] {
             assert!(!markdown.contains(forbidden), "{forbidden:?} in {markdown}");

@@ -20,7 +20,11 @@ pub struct Slot {
 
 impl Slot {
     /// Takes the slot of `submission` (at `revision`) under `work_dir`.
-    pub fn take(work_dir: &Path, submission: &Path, revision: Option<&str>) -> std::io::Result<Slot> {
+    pub fn take(
+        work_dir: &Path,
+        submission: &Path,
+        revision: Option<&str>,
+    ) -> std::io::Result<Slot> {
         let key = {
             let path = submission
                 .canonicalize()

@@ -241,7 +241,10 @@ fn ordered_tree_copy(name: &str, solved: bool, edit: Option<(&str, &str)>) -> Pa
     copy_dir(&root.join("exercises/ordered-tree"), &exercise);
     if solved {
         std::fs::remove_dir_all(exercise.join("src")).expect("remove starter");
-        copy_dir(&root.join("solutions/ordered-tree/src"), &exercise.join("src"));
+        copy_dir(
+            &root.join("solutions/ordered-tree/src"),
+            &exercise.join("src"),
+        );
     }
     if let Some((find, replace)) = edit {
         let lib = exercise.join("src/lib.rs");
@@ -274,8 +277,7 @@ fn spawn_grader(submission: &Path, extra: &[&str]) -> std::process::Child {
 fn points_of(child: std::process::Child) -> (u64, serde_json::Value) {
     let output = child.wait_with_output().expect("the grader ends");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
     (report["points"].as_u64().expect("points"), report)
 }
 
@@ -301,7 +303,11 @@ fn graders_at_once_keep_to_their_own_submission() {
         .filter(|case| case["status"] == "passed")
         .filter_map(|case| case["points"].as_u64())
         .sum();
-    assert!(starter.0 < max && starter.0 == given, "the starter got {}", starter.0);
+    assert!(
+        starter.0 < max && starter.0 == given,
+        "the starter got {}",
+        starter.0
+    );
     assert_eq!(first.0, max, "the solution graded alongside the starter");
     assert_eq!(second.0, max, "the same solution graded twice at once");
 }
@@ -314,7 +320,10 @@ fn a_hung_build_does_not_spend_another_graders_limit() {
     let hanging = ordered_tree_copy(
         "hangs-the-compiler",
         true,
-        Some(("mod iter;", "#![allow(long_running_const_eval)]\nconst _: () = loop {};\n\nmod iter;")),
+        Some((
+            "mod iter;",
+            "#![allow(long_running_const_eval)]\nconst _: () = loop {};\n\nmod iter;",
+        )),
     );
     let solution = ordered_tree_copy("waits-for-the-hang", true, None);
     let hung = spawn_grader(&hanging, &["--build-time-limit", "25"]);

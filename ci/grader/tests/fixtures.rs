@@ -162,7 +162,8 @@ fn root() -> PathBuf {
 }
 
 fn copy_dir(from: &Path, to: &Path) {
-    mirror(from, to, &|_| false).unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
+    mirror(from, to, &|_| false)
+        .unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
 }
 
 fn decode_hex(hex: &str) -> Vec<u8> {
@@ -249,13 +250,22 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
     if fixture.rev {
         let git = |args: &[&str]| {
             let output = Command::new("git")
-                .args(["-c", "user.name=Student", "-c", "user.email=student@example.com"])
+                .args([
+                    "-c",
+                    "user.name=Student",
+                    "-c",
+                    "user.email=student@example.com",
+                ])
                 .arg("-C")
                 .arg(&dest)
                 .args(args)
                 .output()
                 .expect("git runs");
-            assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(
+                output.status.success(),
+                "git {args:?}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
         };
         git(&["init", "--quiet"]);
         git(&["add", "-A"]);
@@ -266,10 +276,14 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
 
 /// Whether some running process has `text` on its command line.
 fn process_running_with(text: &str) -> bool {
-    std::fs::read_dir("/proc").into_iter().flatten().flatten().any(|entry| {
-        std::fs::read(entry.path().join("cmdline"))
-            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(text))
-    })
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(text))
+        })
 }
 
 /// What a grade wrote: the JSON report, and the text, Markdown and JUnit
@@ -281,7 +295,9 @@ struct Written {
 
 fn grade(fixture: &Fixture, submission: &Path) -> (Written, Duration) {
     let root = root();
-    let reports = root.join("target/xsafe/grader-fixtures").join(format!("{}-reports", fixture.name));
+    let reports = root
+        .join("target/xsafe/grader-fixtures")
+        .join(format!("{}-reports", fixture.name));
     let _ = std::fs::remove_dir_all(&reports);
     std::fs::create_dir_all(&reports).expect("reports folder");
     let mut command = Command::new(env!("CARGO_BIN_EXE_xsafe-grader"));
@@ -511,7 +527,10 @@ fn fixture_submissions_get_their_expected_grades() {
         }
         for (format, text) in &written.texts {
             if *format != "Markdown" {
-                if text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')) {
+                if text
+                    .chars()
+                    .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+                {
                     problems.push(format!(
                         "{}: the {format} report holds a control character",
                         fixture.name

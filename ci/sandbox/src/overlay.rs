@@ -45,6 +45,10 @@ pub struct Edit {
     /// an overlay that no longer fits its solution fails loudly.
     #[serde(default = "one")]
     pub count: usize,
+    /// `find` is a regular expression (`regex` crate syntax; `replace` may
+    /// use `$1`): for renames such as `\bT\b` to `K` across a file.
+    #[serde(default)]
+    pub regex: bool,
 }
 
 fn one() -> usize {
@@ -69,6 +73,14 @@ pub enum OverlayError {
         path: PathBuf,
         /// What is wrong with it.
         source: Box<toml::de::Error>,
+    },
+    /// An edit's regular expression is not valid.
+    #[error("variant `{variant}`: {problem}")]
+    Pattern {
+        /// The variant's name.
+        variant: String,
+        /// What is wrong with the pattern.
+        problem: String,
     },
     /// An edit's text does not occur as often as the edit says.
     #[error(
@@ -112,17 +124,34 @@ impl Overlay {
                 source,
             };
             let text = std::fs::read_to_string(&path).map_err(io)?;
-            let found = text.matches(&edit.find).count();
-            if found != edit.count || edit.find.is_empty() {
-                return Err(OverlayError::NoFit {
-                    variant: self.name.clone(),
-                    file: edit.file.clone(),
-                    find: edit.find.clone(),
-                    expected: edit.count,
-                    found,
-                });
-            }
-            std::fs::write(&path, text.replace(&edit.find, &edit.replace)).map_err(io)?;
+            let no_fit = |found| OverlayError::NoFit {
+                variant: self.name.clone(),
+                file: edit.file.clone(),
+                find: edit.find.clone(),
+                expected: edit.count,
+                found,
+            };
+            let edited = if edit.regex {
+                let pattern =
+                    regex::Regex::new(&edit.find).map_err(|err| OverlayError::Pattern {
+                        variant: self.name.clone(),
+                        problem: err.to_string(),
+                    })?;
+                let found = pattern.find_iter(&text).count();
+                if found != edit.count {
+                    return Err(no_fit(found));
+                }
+                pattern
+                    .replace_all(&text, edit.replace.as_str())
+                    .into_owned()
+            } else {
+                let found = text.matches(&edit.find).count();
+                if found != edit.count || edit.find.is_empty() {
+                    return Err(no_fit(found));
+                }
+                text.replace(&edit.find, &edit.replace)
+            };
+            std::fs::write(&path, edited).map_err(io)?;
         }
         Ok(())
     }
@@ -142,6 +171,7 @@ mod tests {
                 find: find.into(),
                 replace: "pub key".into(),
                 count,
+                regex: false,
             }],
         }
     }
