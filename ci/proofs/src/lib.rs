@@ -125,6 +125,9 @@ pub enum Submission<'a> {
     Solution,
     /// The reference solution with an overlay.
     Variant(&'a Overlay),
+    /// The reference solution with one file's text replaced (a mutant):
+    /// the file, relative to the crate, a name for the sandbox, the text.
+    Replaced(&'a Path, &'a str, &'a str),
 }
 
 impl Submission<'_> {
@@ -134,6 +137,7 @@ impl Submission<'_> {
             Submission::Starter => "starter".to_owned(),
             Submission::Solution => "solution".to_owned(),
             Submission::Variant(overlay) => format!("variant-{}", overlay.name),
+            Submission::Replaced(_, name, _) => format!("mutant-{name}"),
         }
     }
 }
@@ -151,11 +155,13 @@ pub fn grade_submission(
         exercise_dir: &exercise.starter,
         learner_dir: match submission {
             Submission::Starter => None,
-            Submission::Solution | Submission::Variant(_) => Some(&exercise.solution),
+            Submission::Solution | Submission::Variant(_) | Submission::Replaced(..) => {
+                Some(&exercise.solution)
+            }
         },
         overlay: match submission {
             Submission::Variant(overlay) => Some(overlay),
-            Submission::Starter | Submission::Solution => None,
+            Submission::Starter | Submission::Solution | Submission::Replaced(..) => None,
         },
         lockfile: Some(&root.join("Cargo.lock")),
     };
@@ -173,6 +179,10 @@ pub fn grade_submission(
         exercise.name,
         sandbox.missing
     );
+    if let Submission::Replaced(file, _, text) = submission {
+        let path = sandbox.dir.join(file);
+        std::fs::write(&path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    }
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
         work_dir: proofs

@@ -183,4 +183,82 @@ mod observe {
         let result = work();
         (result, COMPARISONS.with(Cell::get) - before)
     }
+
+    /// Asks whether a type has an impl without requiring one: method
+    /// lookup on `&Probe<T>` tries the impls for `Probe<T>` (which need the
+    /// trait) before the fallbacks for `&Probe<T>` (which answer `None`).
+    /// The type must be concrete where the probe is called.
+    pub struct Probe<T>(pub std::marker::PhantomData<T>);
+
+    impl<T> Probe<T> {
+        /// A probe of `T`.
+        pub fn of() -> Self {
+            Probe(std::marker::PhantomData)
+        }
+    }
+
+    /// `Default`, if the type has it.
+    pub trait ByDefault<T> {
+        fn by_default(&self) -> Option<T>;
+    }
+    impl<T: Default> ByDefault<T> for Probe<T> {
+        fn by_default(&self) -> Option<T> {
+            Some(T::default())
+        }
+    }
+    pub trait NoDefault<T> {
+        fn by_default(&self) -> Option<T> {
+            None
+        }
+    }
+    impl<T> NoDefault<T> for &Probe<T> {}
+
+    /// `Clone`, if the type has it.
+    pub trait ByClone<T> {
+        fn by_clone(&self, value: &T) -> Option<T>;
+    }
+    impl<T: Clone> ByClone<T> for Probe<T> {
+        fn by_clone(&self, value: &T) -> Option<T> {
+            Some(value.clone())
+        }
+    }
+    pub trait NoClone<T> {
+        fn by_clone(&self, _: &T) -> Option<T> {
+            None
+        }
+    }
+    impl<T> NoClone<T> for &Probe<T> {}
+
+    /// `From<Vec<u32>>`, if the type has it.
+    pub trait ByFromVec<T> {
+        fn by_from_vec(&self, keys: Vec<u32>) -> Option<T>;
+    }
+    impl<T: From<Vec<u32>>> ByFromVec<T> for Probe<T> {
+        fn by_from_vec(&self, keys: Vec<u32>) -> Option<T> {
+            Some(T::from(keys))
+        }
+    }
+    pub trait NoFromVec<T> {
+        fn by_from_vec(&self, _: Vec<u32>) -> Option<T> {
+            None
+        }
+    }
+    impl<T> NoFromVec<T> for &Probe<T> {}
+
+    /// `Extend<&u32>`, if the type has it.
+    pub trait ByExtendRef<T> {
+        fn by_extend_ref(&self, target: &mut T, keys: &[u32]) -> bool;
+    }
+    impl<T: for<'k> Extend<&'k u32>> ByExtendRef<T> for Probe<T> {
+        fn by_extend_ref(&self, target: &mut T, keys: &[u32]) -> bool {
+            target.extend(keys.iter());
+            true
+        }
+    }
+    pub trait NoExtendRef<T> {
+        fn by_extend_ref(&self, _: &mut T, _: &[u32]) -> bool {
+            false
+        }
+    }
+    impl<T> NoExtendRef<T> for &Probe<T> {}
 }
