@@ -17,7 +17,7 @@ use std::net::Ipv4Addr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnicastAddr {
     // TODO(enforcement): a public field lets anyone wrap any address. Make
-    // it private; keep its name.
+    // it private.
     /// The address.
     pub addr: Ipv4Addr,
 }
@@ -53,7 +53,7 @@ impl fmt::Display for UnicastAddr {
 /// An IPv4 multicast group address (`224.0.0.0/4`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MulticastAddr {
-    // TODO(enforcement): make it private; keep its name.
+    // TODO(enforcement): make it private.
     /// The address.
     pub addr: Ipv4Addr,
 }
