@@ -12,13 +12,13 @@ pub struct Seen {
     sent: usize,
 }
 
-/// The groups joined, in order: a drawn group, `224.0.0.1`, another drawn
+/// The groups joined, in order: a drawn group, `ff02::1`, another drawn
 /// group, then the first one again.
 fn joins(seed: Seed) -> Vec<String> {
     let groups = Draw::new(seed, 1).groups(2);
     vec![
         groups[0].to_string(),
-        "224.0.0.1".to_owned(),
+        "ff02::1".to_owned(),
         groups[1].to_string(),
         groups[0].to_string(),
     ]
@@ -41,8 +41,8 @@ pub fn observe(seed: Seed) -> Seen {
     };
     let mut groups = vec![list(&socket)];
     for joined in joins(seed) {
-        let joined = if joined == "224.0.0.1" {
-            MulticastAddr::ALL_HOSTS
+        let joined = if joined == "ff02::1" {
+            MulticastAddr::ALL_NODES
         } else {
             group(joined.parse().expect("a drawn group"))
         };

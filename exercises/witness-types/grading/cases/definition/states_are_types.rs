@@ -8,8 +8,8 @@ use xsafe_case::Seed;
 pub struct Seen {
     /// The last path segment of the state type of `Network::socket()`.
     new_socket_state: String,
-    /// How `MulticastAddr::ALL_HOSTS` displays.
-    all_hosts: String,
+    /// How `MulticastAddr::ALL_NODES` displays.
+    all_nodes: String,
 }
 
 #[cfg(not(xsafe_judge))]
@@ -28,7 +28,7 @@ pub fn observe(_seed: Seed) -> Seen {
     let socket: Socket<Unbound> = net.socket();
     Seen {
         new_socket_state: state_name(&socket),
-        all_hosts: MulticastAddr::ALL_HOSTS.to_string(),
+        all_nodes: MulticastAddr::ALL_NODES.to_string(),
     }
 }
 
@@ -38,7 +38,7 @@ pub fn judge(_seed: Seed, seen: Seen) {
         "Network::socket() must return a Socket<Unbound>"
     );
     assert_eq!(
-        seen.all_hosts, "224.0.0.1",
-        "MulticastAddr::ALL_HOSTS must display as the address it wraps"
+        seen.all_nodes, "ff02::1",
+        "MulticastAddr::ALL_NODES must display as the address it wraps"
     );
 }

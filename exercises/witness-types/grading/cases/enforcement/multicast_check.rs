@@ -1,55 +1,32 @@
-//! Proves enforcement: `MulticastAddr::new` accepts exactly `224.0.0.0/4`,
-//! first octet 224 to 239, edges included, on the edges and on addresses of
-//! every class drawn at random; `get` gives back what it accepted, and
-//! `ALL_HOSTS` is `224.0.0.1`.
-use crate::support::{Draw, is_multicast};
+//! Proves enforcement: `MulticastAddr::new` accepts exactly `ff00::/8`, on
+//! the edges of the class and on addresses of every kind drawn at random;
+//! `get` gives back what it accepted, and `ALL_NODES` is `ff02::1`.
+use crate::support::{ALL_NODES, addresses_of_every_kind, is_multicast};
 use serde::{Deserialize, Serialize};
-use std::net::Ipv4Addr;
 use xsafe_case::Seed;
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
     /// For each input, what `get` gave back, or `None` if refused.
     answers: Vec<Option<String>>,
-    /// `MulticastAddr::ALL_HOSTS.get()`.
-    all_hosts: String,
-}
-
-/// The edges of every class, then random addresses of each class.
-fn inputs(seed: Seed) -> Vec<Ipv4Addr> {
-    let mut draw = Draw::new(seed, 1);
-    let mut inputs = vec![
-        Ipv4Addr::UNSPECIFIED,
-        Ipv4Addr::new(10, 0, 0, 1),
-        Ipv4Addr::new(223, 255, 255, 255),
-        Ipv4Addr::new(224, 0, 0, 0),
-        Ipv4Addr::new(224, 0, 0, 1),
-        Ipv4Addr::new(239, 255, 255, 255),
-        Ipv4Addr::new(240, 0, 0, 0),
-        Ipv4Addr::BROADCAST,
-    ];
-    for first in [0..=223, 224..=239, 240..=255] {
-        for _ in 0..4 {
-            inputs.push(draw.addr_in(first.clone()));
-        }
-    }
-    inputs
+    /// `MulticastAddr::ALL_NODES.get()`.
+    all_nodes: String,
 }
 
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use witness_types::MulticastAddr;
     Seen {
-        answers: inputs(seed)
+        answers: addresses_of_every_kind(seed, 4)
             .into_iter()
             .map(|addr| MulticastAddr::new(addr).map(|group| group.get().to_string()))
             .collect(),
-        all_hosts: MulticastAddr::ALL_HOSTS.get().to_string(),
+        all_nodes: MulticastAddr::ALL_NODES.get().to_string(),
     }
 }
 
 pub fn judge(seed: Seed, seen: Seen) {
-    let inputs = inputs(seed);
+    let inputs = addresses_of_every_kind(seed, 4);
     assert_eq!(seen.answers.len(), inputs.len());
     for (addr, answer) in inputs.iter().zip(&seen.answers) {
         if is_multicast(*addr) {
@@ -61,12 +38,13 @@ pub fn judge(seed: Seed, seen: Seen) {
         } else {
             assert_eq!(
                 *answer, None,
-                "MulticastAddr::new({addr}) must refuse {addr}: it is not in 224.0.0.0/4"
+                "MulticastAddr::new({addr}) must refuse {addr}: it is not in ff00::/8"
             );
         }
     }
     assert_eq!(
-        seen.all_hosts, "224.0.0.1",
-        "MulticastAddr::ALL_HOSTS must be 224.0.0.1"
+        seen.all_nodes,
+        ALL_NODES.to_string(),
+        "MulticastAddr::ALL_NODES must be ff02::1"
     );
 }

@@ -8,10 +8,10 @@
 //! Each witness has its own case: rustc reports privacy errors only once
 //! every other error of the program is gone, so one literal's error could
 //! hide the other's.
-use std::net::Ipv4Addr;
+use std::net::Ipv6Addr;
 use witness_types::UnicastAddr;
 
 fn main() {
-    let host = UnicastAddr { addr: Ipv4Addr::BROADCAST }; //~ ERROR "field" "UnicastAddr"
+    let host = UnicastAddr { addr: Ipv6Addr::UNSPECIFIED }; //~ ERROR "field" "UnicastAddr"
     println!("{host:?}");
 }
