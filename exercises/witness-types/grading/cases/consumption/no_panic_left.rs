@@ -20,6 +20,9 @@ pub struct Seen {
     /// Each call that panicked, with how many datagrams the network held
     /// after it.
     panicked: Vec<(String, usize)>,
+    /// What each `send_to`, then each `send`, returned (`None` if it
+    /// panicked).
+    returned: Vec<Option<usize>>,
     /// How many groups `groups()` listed after 40 distinct joins.
     groups: usize,
     /// Whether the caller's panic was caught (and the program went on).
@@ -46,12 +49,15 @@ pub fn observe(seed: Seed) -> Seen {
     let ends = endpoints(seed);
     let net = Network::new();
     let mut panicked = Vec::new();
+    let mut returned = Vec::new();
     let mut bound_socket = net.socket().bind(endpoint(&ends[0]));
     for size in SIZES {
         let payload = vec![0x5a; size];
-        if caught(|| bound_socket.send_to(endpoint(&ends[1]), &payload)).is_err() {
+        let result = caught(|| bound_socket.send_to(endpoint(&ends[1]), &payload));
+        if result.is_err() {
             panicked.push((format!("send_to with {size} bytes"), net.sent().len()));
         }
+        returned.push(result.ok());
     }
     let groups = Draw::new(seed, 2).groups(40);
     for joined in &groups {
@@ -66,9 +72,11 @@ pub fn observe(seed: Seed) -> Seen {
         .connect(endpoint(&ends[2]));
     for size in SIZES {
         let payload = vec![0xa5; size];
-        if caught(|| connected.send(&payload)).is_err() {
+        let result = caught(|| connected.send(&payload));
+        if result.is_err() {
             panicked.push((format!("send with {size} bytes"), net.sent().len()));
         }
+        returned.push(result.ok());
     }
     let caller = caught(|| {
         let _unbound = net.socket();
@@ -86,6 +94,7 @@ pub fn observe(seed: Seed) -> Seen {
     bound_socket.send_to(endpoint(&ends[2]), b"still here");
     Seen {
         panicked,
+        returned,
         groups,
         caught: caller.is_err(),
         sent: sent(&net)
@@ -103,6 +112,11 @@ pub fn judge(seed: Seed, seen: Seen) {
             "{call} panicked (and the network then held {held} datagrams): a method that exists only where it can succeed has no panic left, whatever the payload"
         );
     }
+    let sizes: Vec<Option<usize>> = SIZES.iter().chain(&SIZES).map(|&size| Some(size)).collect();
+    assert_eq!(
+        seen.returned, sizes,
+        "send_to and send must return the number of bytes sent, for payloads of every size"
+    );
     assert_eq!(
         seen.groups, 40,
         "40 distinct groups joined must all be listed"
