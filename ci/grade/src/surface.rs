@@ -179,6 +179,20 @@ pub fn surface_of(file: &syn::File) -> BTreeSet<String> {
         }
     }
 
+    // Traits the crate defines but does not export: outside code cannot
+    // name them, so their impls add nothing it can call (a sealed helper
+    // trait implemented for public types, say).
+    let hidden_traits: BTreeSet<String> = modules
+        .values()
+        .flat_map(|module| module.items)
+        .filter_map(|item| match item {
+            Item::Trait(item) => Some(item.ident.to_string()),
+            Item::TraitAlias(item) => Some(item.ident.to_string()),
+            _ => None,
+        })
+        .filter(|name| !exported.contains(name))
+        .collect();
+
     // Fields, trait items, inherent methods and trait impls of the
     // exported types and traits, wherever in the crate they are written.
     for module in modules.values() {
@@ -208,7 +222,7 @@ pub fn surface_of(file: &syn::File) -> BTreeSet<String> {
                         }
                     }
                 }
-                Item::Impl(item) => impl_surface(item, &exported, &mut surface),
+                Item::Impl(item) => impl_surface(item, &exported, &hidden_traits, &mut surface),
                 _ => {}
             }
         }
@@ -357,8 +371,14 @@ fn absolute(from: &[String], path: &[String]) -> Option<Vec<String>> {
 /// The surface an impl block adds: its public methods and constants when
 /// it is an inherent impl of an exported type; the impl itself when it
 /// implements a trait for an exported type, or an exported trait for any
-/// type.
-fn impl_surface(item: &syn::ItemImpl, exported: &BTreeSet<String>, surface: &mut BTreeSet<String>) {
+/// type, unless the trait is one the crate defines and does not export
+/// (outside code cannot name it).
+fn impl_surface(
+    item: &syn::ItemImpl,
+    exported: &BTreeSet<String>,
+    hidden_traits: &BTreeSet<String>,
+    surface: &mut BTreeSet<String>,
+) {
     let params: BTreeSet<String> = item
         .generics
         .type_params()
@@ -398,6 +418,9 @@ fn impl_surface(item: &syn::ItemImpl, exported: &BTreeSet<String>, surface: &mut
                 .last()
                 .map(|segment| segment.ident.to_string())
                 .unwrap_or_default();
+            if hidden_traits.contains(&trait_name) {
+                return;
+            }
             let ours = exported.contains(&trait_name)
                 || self_name
                     .as_ref()
@@ -543,6 +566,10 @@ mod tests {
             macro_rules! local { () => {} }
             struct Private;
             impl Clone for Private { fn clone(&self) -> Self { Private } }
+            mod sealed { pub trait Release { fn release(&self); } }
+            impl sealed::Release for set::OrderedSet<u8> { fn release(&self) {} }
+            trait Helper {}
+            impl Helper for tree::Node<u8> {}
             "#,
         )
         .expect("parses");

@@ -1,9 +1,15 @@
-//! Witnesses for the two classes of IPv4 address the network uses.
+//! Witnesses for the two kinds of IPv6 address the network uses.
 //!
-//! **Invariant.** A [`UnicastAddr`] holds an address that is not
-//! `0.0.0.0` and whose first octet is below 224 (so neither multicast, nor
-//! reserved, nor the broadcast address). A [`MulticastAddr`] holds an
-//! address whose first octet is in `224..=239` (`224.0.0.0/4`).
+//! **Invariant.** A [`UnicastAddr`] holds an IPv6 address of one interface:
+//! not the unspecified address `::`, not a multicast address (`ff00::/8`),
+//! and not an IPv4-mapped address (`::ffff:0:0/96`), which stands for an
+//! IPv4 address. A [`MulticastAddr`] holds an address in `ff00::/8`.
+//!
+//! Each property is decided by the address alone, which is what lets a
+//! witness promise it. That is why the addresses are IPv6: whether an IPv4
+//! address such as `192.168.1.255` names one host or a whole subnet (its
+//! directed broadcast) depends on the subnet it is used in, which the
+//! address does not say; an IPv4-mapped address carries the same doubt.
 //!
 //! This module is meant to be the only code that builds either type, so
 //! that holding one is proof that its address was checked. Today it is not:
@@ -11,21 +17,21 @@
 //! an ordinary safe function.
 
 use std::fmt;
-use std::net::Ipv4Addr;
+use std::net::Ipv6Addr;
 
-/// An IPv4 address a datagram can be sent to: one host.
+/// An IPv6 address a datagram can be sent to: one interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnicastAddr {
     // TODO(enforcement): a public field lets anyone wrap any address. Make
-    // it private; keep its name.
+    // it private.
     /// The address.
-    pub addr: Ipv4Addr,
+    pub addr: Ipv6Addr,
 }
 
 impl UnicastAddr {
-    /// `addr` as a unicast address, or `None` if it is `0.0.0.0`, multicast,
-    /// reserved or the broadcast address.
-    pub fn new(addr: Ipv4Addr) -> Option<Self> {
+    /// `addr` as a unicast address, or `None` if it is `::`, multicast or
+    /// IPv4-mapped.
+    pub fn new(addr: Ipv6Addr) -> Option<Self> {
         // TODO(enforcement): the check of the module's invariant.
         let _ = addr;
         todo!()
@@ -34,12 +40,12 @@ impl UnicastAddr {
     /// `addr` as a unicast address, without the check.
     // TODO(enforcement): anyone can call this with any address. Make it an
     // `unsafe fn` and write its `# Safety` section.
-    pub const fn new_unchecked(addr: Ipv4Addr) -> Self {
+    pub const fn new_unchecked(addr: Ipv6Addr) -> Self {
         UnicastAddr { addr }
     }
 
     /// The address.
-    pub const fn get(self) -> Ipv4Addr {
+    pub const fn get(self) -> Ipv6Addr {
         self.addr
     }
 }
@@ -50,22 +56,22 @@ impl fmt::Display for UnicastAddr {
     }
 }
 
-/// An IPv4 multicast group address (`224.0.0.0/4`).
+/// An IPv6 multicast group address (`ff00::/8`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MulticastAddr {
-    // TODO(enforcement): make it private; keep its name.
+    // TODO(enforcement): make it private.
     /// The address.
-    pub addr: Ipv4Addr,
+    pub addr: Ipv6Addr,
 }
 
 impl MulticastAddr {
-    /// The group of all hosts on the local network, `224.0.0.1`.
-    pub const ALL_HOSTS: MulticastAddr = MulticastAddr {
-        addr: Ipv4Addr::new(224, 0, 0, 1),
+    /// The group of all nodes on the local link, `ff02::1`.
+    pub const ALL_NODES: MulticastAddr = MulticastAddr {
+        addr: Ipv6Addr::new(0xff02, 0, 0, 0, 0, 0, 0, 1),
     };
 
-    /// `addr` as a multicast group, or `None` if it is not in `224.0.0.0/4`.
-    pub fn new(addr: Ipv4Addr) -> Option<Self> {
+    /// `addr` as a multicast group, or `None` if it is not in `ff00::/8`.
+    pub fn new(addr: Ipv6Addr) -> Option<Self> {
         // TODO(enforcement): the check of the module's invariant.
         let _ = addr;
         todo!()
@@ -73,12 +79,12 @@ impl MulticastAddr {
 
     /// `addr` as a multicast group, without the check.
     // TODO(enforcement): make it an `unsafe fn` with a `# Safety` section.
-    pub const fn new_unchecked(addr: Ipv4Addr) -> Self {
+    pub const fn new_unchecked(addr: Ipv6Addr) -> Self {
         MulticastAddr { addr }
     }
 
     /// The address.
-    pub const fn get(self) -> Ipv4Addr {
+    pub const fn get(self) -> Ipv6Addr {
         self.addr
     }
 }

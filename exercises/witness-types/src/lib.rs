@@ -6,7 +6,7 @@
 //! The starter is the *before* version: the types of the new API are there,
 //! but anyone can build them without a check, and the socket checks its
 //! state at run time and panics. Your work, step by step (the grading cases
-//! follow the same steps; run `cargo test -p witness-types`):
+//! follow the same steps; grade with `cargo xsafe`):
 //!
 //! 1. **Definition** is done: read the invariants on [`addr`], [`port`] and
 //!    [`socket`], and keep every public signature not marked `TODO`: the

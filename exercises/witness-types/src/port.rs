@@ -13,7 +13,7 @@ use std::str::FromStr;
 /// A port number other than zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Port {
-    // TODO(enforcement): make it private; keep its name.
+    // TODO(enforcement): make it private.
     // TODO(consumption): store it as a `std::num::NonZeroU16`, so that the
     // compiler knows the invariant too.
     /// The port number.

@@ -1,43 +1,47 @@
-//! Witnesses for the two classes of IPv4 address the network uses.
+//! Witnesses for the two kinds of IPv6 address the network uses.
 //!
-//! **Invariant.** A [`UnicastAddr`] holds an address that is not
-//! `0.0.0.0` and whose first octet is below 224 (so neither multicast, nor
-//! reserved, nor the broadcast address). A [`MulticastAddr`] holds an
-//! address whose first octet is in `224..=239` (`224.0.0.0/4`).
+//! **Invariant.** A [`UnicastAddr`] holds an IPv6 address of one interface:
+//! not the unspecified address `::`, not a multicast address (`ff00::/8`),
+//! and not an IPv4-mapped address (`::ffff:0:0/96`), which stands for an
+//! IPv4 address. A [`MulticastAddr`] holds an address in `ff00::/8`.
+//!
+//! Each property is decided by the address alone, which is what lets a
+//! witness promise it. That is why the addresses are IPv6: whether an IPv4
+//! address such as `192.168.1.255` names one host or a whole subnet (its
+//! directed broadcast) depends on the subnet it is used in, which the
+//! address does not say; an IPv4-mapped address carries the same doubt.
 //!
 //! This module is the only code that builds either type: the fields are
 //! private, `new` checks, and `new_unchecked` is `unsafe`, so a caller that
 //! skips the check has to say so and take over the proof obligation.
 
 use std::fmt;
-use std::net::Ipv4Addr;
+use std::net::Ipv6Addr;
 
-/// An IPv4 address a datagram can be sent to: one host.
+/// An IPv6 address a datagram can be sent to: one interface.
 ///
 /// It can only be built by [`UnicastAddr::new`], which checks, or by the
 /// `unsafe` [`UnicastAddr::new_unchecked`]; so holding one is proof that the
 /// address is unicast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnicastAddr {
-    addr: Ipv4Addr,
+    addr: Ipv6Addr,
 }
 
 /// Whether `addr` is in the unicast class of this module's invariant.
-const fn is_unicast(addr: Ipv4Addr) -> bool {
-    let [first, ..] = addr.octets();
-    first < 224 && !addr.is_unspecified()
+const fn is_unicast(addr: Ipv6Addr) -> bool {
+    !addr.is_unspecified() && !addr.is_multicast() && addr.to_ipv4_mapped().is_none()
 }
 
-/// Whether `addr` is in `224.0.0.0/4`.
-const fn is_multicast(addr: Ipv4Addr) -> bool {
-    let [first, ..] = addr.octets();
-    224 <= first && first <= 239
+/// Whether `addr` is in `ff00::/8`.
+const fn is_multicast(addr: Ipv6Addr) -> bool {
+    addr.octets()[0] == 0xff
 }
 
 impl UnicastAddr {
-    /// `addr` as a unicast address, or `None` if it is `0.0.0.0`, multicast,
-    /// reserved or the broadcast address.
-    pub fn new(addr: Ipv4Addr) -> Option<Self> {
+    /// `addr` as a unicast address, or `None` if it is `::`, multicast or
+    /// IPv4-mapped.
+    pub fn new(addr: Ipv6Addr) -> Option<Self> {
         if is_unicast(addr) {
             Some(UnicastAddr { addr })
         } else {
@@ -49,16 +53,16 @@ impl UnicastAddr {
     ///
     /// # Safety
     ///
-    /// `addr` must satisfy the check of [`UnicastAddr::new`]: not
-    /// `0.0.0.0`, and a first octet below 224. Code that receives a
+    /// `addr` must pass the check of [`UnicastAddr::new`]: not `::`, not in
+    /// `ff00::/8`, not in `::ffff:0:0/96`. Code that receives a
     /// `UnicastAddr` relies on it without checking again.
-    pub const unsafe fn new_unchecked(addr: Ipv4Addr) -> Self {
+    pub const unsafe fn new_unchecked(addr: Ipv6Addr) -> Self {
         debug_assert!(is_unicast(addr));
         UnicastAddr { addr }
     }
 
     /// The address.
-    pub const fn get(self) -> Ipv4Addr {
+    pub const fn get(self) -> Ipv6Addr {
         self.addr
     }
 }
@@ -69,23 +73,23 @@ impl fmt::Display for UnicastAddr {
     }
 }
 
-/// An IPv4 multicast group address (`224.0.0.0/4`).
+/// An IPv6 multicast group address (`ff00::/8`).
 ///
 /// It can only be built by [`MulticastAddr::new`], which checks, or by the
 /// `unsafe` [`MulticastAddr::new_unchecked`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MulticastAddr {
-    addr: Ipv4Addr,
+    addr: Ipv6Addr,
 }
 
 impl MulticastAddr {
-    /// The group of all hosts on the local network, `224.0.0.1`.
-    // SAFETY: the first octet, 224, is in 224..=239.
-    pub const ALL_HOSTS: MulticastAddr =
-        unsafe { MulticastAddr::new_unchecked(Ipv4Addr::new(224, 0, 0, 1)) };
+    /// The group of all nodes on the local link, `ff02::1`.
+    // SAFETY: the first octet, 0xff, puts it in ff00::/8.
+    pub const ALL_NODES: MulticastAddr =
+        unsafe { MulticastAddr::new_unchecked(Ipv6Addr::new(0xff02, 0, 0, 0, 0, 0, 0, 1)) };
 
-    /// `addr` as a multicast group, or `None` if it is not in `224.0.0.0/4`.
-    pub fn new(addr: Ipv4Addr) -> Option<Self> {
+    /// `addr` as a multicast group, or `None` if it is not in `ff00::/8`.
+    pub fn new(addr: Ipv6Addr) -> Option<Self> {
         if is_multicast(addr) {
             Some(MulticastAddr { addr })
         } else {
@@ -97,15 +101,15 @@ impl MulticastAddr {
     ///
     /// # Safety
     ///
-    /// The first octet of `addr` must be in `224..=239`, as
-    /// [`MulticastAddr::new`] checks.
-    pub const unsafe fn new_unchecked(addr: Ipv4Addr) -> Self {
+    /// The first octet of `addr` must be `0xff`, as [`MulticastAddr::new`]
+    /// checks.
+    pub const unsafe fn new_unchecked(addr: Ipv6Addr) -> Self {
         debug_assert!(is_multicast(addr));
         MulticastAddr { addr }
     }
 
     /// The address.
-    pub const fn get(self) -> Ipv4Addr {
+    pub const fn get(self) -> Ipv6Addr {
         self.addr
     }
 }

@@ -5,7 +5,7 @@ use witness_types::Endpoint;
 
 fn main() {
     let to = Endpoint {
-        addr: "224.0.0.1", //~ ERROR E0308
+        addr: "ff02::1", //~ ERROR E0308
         port: "0", //~ ERROR E0308
     };
     println!("{to:?}");

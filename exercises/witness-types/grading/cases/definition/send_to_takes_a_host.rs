@@ -6,7 +6,7 @@ fn send(local: UnicastAddr, port: Port) {
     let net = Network::new();
     let mut socket = net.socket().bind(witness_types::Endpoint { addr: local, port });
     let to = witness_types::Endpoint {
-        addr: MulticastAddr::ALL_HOSTS, //~ ERROR E0308
+        addr: MulticastAddr::ALL_NODES, //~ ERROR E0308
         port,
     };
     socket.send_to(to, b"hello");

@@ -1,28 +1,50 @@
-//! Proves enforcement: `MulticastAddr::new` accepts exactly `224.0.0.0/4`,
-//! first octet 224 to 239, edges included.
-use std::net::Ipv4Addr;
-use witness_types::MulticastAddr;
+//! Proves enforcement: `MulticastAddr::new` accepts exactly `ff00::/8`, on
+//! the edges of the class and on addresses of every kind drawn at random;
+//! `get` gives back what it accepted, and `ALL_NODES` is `ff02::1`.
+use crate::support::{ALL_NODES, addresses_of_every_kind, is_multicast};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-#[test]
-fn multicast_accepts_groups_only() {
-    for accepted in [
-        Ipv4Addr::new(224, 0, 0, 0),
-        Ipv4Addr::new(224, 0, 0, 1),
-        Ipv4Addr::new(232, 1, 2, 3),
-        Ipv4Addr::new(239, 255, 255, 255),
-    ] {
-        let group = MulticastAddr::new(accepted);
-        assert_eq!(group.map(MulticastAddr::get), Some(accepted), "{accepted} is multicast");
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    /// For each input, what `get` gave back, or `None` if refused.
+    answers: Vec<Option<String>>,
+    /// `MulticastAddr::ALL_NODES.get()`.
+    all_nodes: String,
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use witness_types::MulticastAddr;
+    Seen {
+        answers: addresses_of_every_kind(seed, 4)
+            .into_iter()
+            .map(|addr| MulticastAddr::new(addr).map(|group| group.get().to_string()))
+            .collect(),
+        all_nodes: MulticastAddr::ALL_NODES.get().to_string(),
     }
-    for refused in [
-        Ipv4Addr::UNSPECIFIED,
-        Ipv4Addr::new(10, 0, 0, 1),
-        Ipv4Addr::new(223, 255, 255, 255),
-        Ipv4Addr::new(240, 0, 0, 0),
-        Ipv4Addr::new(250, 1, 1, 1),
-        Ipv4Addr::BROADCAST,
-    ] {
-        assert_eq!(MulticastAddr::new(refused), None, "{refused} is not multicast");
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let inputs = addresses_of_every_kind(seed, 4);
+    assert_eq!(seen.answers.len(), inputs.len());
+    for (addr, answer) in inputs.iter().zip(&seen.answers) {
+        if is_multicast(*addr) {
+            assert_eq!(
+                answer.as_deref(),
+                Some(addr.to_string().as_str()),
+                "MulticastAddr::new({addr}) must accept {addr} and keep it"
+            );
+        } else {
+            assert_eq!(
+                *answer, None,
+                "MulticastAddr::new({addr}) must refuse {addr}: it is not in ff00::/8"
+            );
+        }
     }
-    assert_eq!(MulticastAddr::ALL_HOSTS.get(), Ipv4Addr::new(224, 0, 0, 1));
+    assert_eq!(
+        seen.all_nodes,
+        ALL_NODES.to_string(),
+        "MulticastAddr::ALL_NODES must be ff02::1"
+    );
 }

@@ -5,7 +5,7 @@ use witness_types::{Endpoint, Network, Port, UnicastAddr};
 fn main() {
     let net = Network::new();
     let local = Endpoint {
-        addr: UnicastAddr::new(std::net::Ipv4Addr::new(10, 0, 0, 1)).expect("unicast"),
+        addr: UnicastAddr::new(std::net::Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1)).expect("unicast"),
         port: Port::new(5000).expect("not zero"),
     };
     let mut socket = net.socket().bind(local);
