@@ -29,6 +29,17 @@ fn solutions_score_full_marks() {
                 describe(&grade)
             );
             assert_eq!(grade.points(), grade.manifest.total_points());
+            // The exercise's API is the solution's public surface, as the
+            // manifest lists it: `--bin api` writes the list.
+            if let Some(surface) = &grade.surface {
+                let api: Vec<&String> = grade.manifest.surface.api.iter().collect();
+                assert!(
+                    surface.iter().eq(api.iter().copied()),
+                    "the [surface] api of {} is not the solution's public surface: run `cargo run -p xsafe-grading-proofs --bin api {}`",
+                    exercise.name,
+                    exercise.name
+                );
+            }
         }
     }
 }

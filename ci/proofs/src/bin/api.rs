@@ -6,8 +6,8 @@
 //! ```
 //!
 //! Review the diff: an item that appears is one the solution made public,
-//! and so one every learner may make public too. The test
-//! `surface_api_is_current` fails until the lists match the solutions.
+//! and so one every learner may make public too. The proof
+//! `solutions_score_full_marks` fails until the lists match the solutions.
 
 use std::process::ExitCode;
 use toml_edit::{Array, DocumentMut, Item, Table, value};
@@ -56,9 +56,14 @@ fn main() -> ExitCode {
             );
             doc.insert("surface", Item::Table(table));
         }
-        let before = doc["surface"].get("api").map(ToString::to_string);
+        let current: Vec<&str> = doc["surface"]
+            .get("api")
+            .and_then(Item::as_array)
+            .map(|array| array.iter().filter_map(|item| item.as_str()).collect())
+            .unwrap_or_default();
+        let unchanged = current.iter().copied().eq(items.iter().map(String::as_str));
         doc["surface"]["api"] = value(api);
-        if before != doc["surface"].get("api").map(ToString::to_string) {
+        if !unchanged {
             if let Err(err) = std::fs::write(&path, doc.to_string()) {
                 eprintln!("error: {}: {err}", path.display());
                 return ExitCode::FAILURE;

@@ -23,7 +23,10 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let filter = args.get(1).cloned().unwrap_or_default();
-    let Some(exercise) = exercises().into_iter().find(|exercise| exercise.name == *name) else {
+    let Some(exercise) = exercises()
+        .into_iter()
+        .find(|exercise| exercise.name == *name)
+    else {
         eprintln!("error: no exercise `{name}`");
         return ExitCode::from(2);
     };
@@ -42,7 +45,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(err) => {
-            eprintln!("error: cannot run cargo mutants ({err}): cargo install --locked cargo-mutants");
+            eprintln!(
+                "error: cannot run cargo mutants ({err}): cargo install --locked cargo-mutants"
+            );
             return ExitCode::from(2);
         }
     };
