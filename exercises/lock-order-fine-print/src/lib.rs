@@ -9,11 +9,14 @@
 //! holes: tokens can be copied and sent to other threads, `with_token` can
 //! be nested, [`LockToken::new_unchecked`] is safe to call, the read-write
 //! lock and the pair lock ignore the order and are not written, and neither
-//! is the bank. Your work, step by step (run `cargo test -p
-//! lock-order-fine-print`):
+//! is the bank. Your work, step by step (run `cargo xsafe`, which grades
+//! your crate as you save):
 //!
 //! 1. **Definition** is done: keep every public signature that is not
-//!    marked `TODO`, and the syntax of [`impl_lock_after!`].
+//!    marked `TODO`, and the syntax of [`impl_lock_after!`], since the
+//!    grading cases call them. Add no other public item: anything public is
+//!    something outside code can use to get around the order, and the
+//!    grading lists it (see the chapter's "The exercise").
 //! 2. **Enforcement** (`token.rs`, `rwlock.rs`, `pair.rs`).
 //! 3. **Consumption** (`bank.rs`).
 //!

@@ -26,9 +26,6 @@ use std::marker::PhantomData;
 ///
 /// The lifetime `'a` is the borrow of the token it was made from, so the old
 /// token stays unusable while this one lives. It takes no memory.
-// TODO(enforcement): a copy of a token can lock a low level while the
-// original holds a high one. Remove this derive.
-#[derive(Clone, Copy)]
 pub struct LockToken<'a, L> {
     level: PhantomData<fn() -> L>,
     parent: PhantomData<&'a mut ()>,
@@ -36,6 +33,16 @@ pub struct LockToken<'a, L> {
     // field is `Send`, so the token is too. Add a zero-sized field that is
     // neither `Send` nor `Sync`.
 }
+
+// TODO(enforcement): a copy of a token can lock a low level while the
+// original holds a high one. Remove these two impls.
+impl<L> Clone for LockToken<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for LockToken<'_, L> {}
 
 impl<L> LockToken<'_, L> {
     /// A token at level `L` borrowing for `'b`. Only the locks of this crate
@@ -58,7 +65,8 @@ impl LockToken<'static, Unlocked> {
     /// once, first thing in a thread's entry point, never inside
     /// [`with_token`], and never from a function that others call.
     // TODO(enforcement): nothing checks this contract, so the function must
-    // be `unsafe`: its callers answer for it. Keep its name and its doc.
+    // be `unsafe`: its callers answer for it. Keep its name, and its
+    // `# Safety` section, which is the contract they answer for.
     pub fn new_unchecked() -> Self {
         LockToken::at_level()
     }

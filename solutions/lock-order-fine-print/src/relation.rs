@@ -10,6 +10,11 @@
 //! the compiler rejects the pair (E0119). So a token at a level never locks
 //! a second mutex of the same level: two locks of one level are taken
 //! together, by [`LockBoth`](crate::LockBoth), or not at all.
+//!
+//! Bounds are written with [`LockBefore`], which follows from [`LockAfter`]
+//! and from nothing else: it is sealed, so no crate can declare an edge by
+//! implementing it instead. Declaring an edge without the macro takes an
+//! `unsafe impl LockAfter`, whose author answers for the order.
 
 /// The level of a thread that holds no lock: every thread starts here.
 pub enum Unlocked {}
@@ -33,18 +38,38 @@ pub unsafe trait LockAfter<A> {}
 /// `Self` may be held while a lock at level `B` is taken: the mirror image
 /// of [`LockAfter`]. Write bounds with it.
 ///
-/// # Safety
-///
-/// Never implement it: it holds exactly where [`LockAfter`] does.
+/// It is sealed: it holds exactly where [`LockAfter`] does, through the one
+/// blanket impl below, and code outside this crate cannot add an impl of
+/// its own, because its supertrait is private to this module. (Were it
+/// open, `impl LockBefore<Ledger> for Audit {}` in another crate would
+/// let a thread holding `Audit` lock `Ledger`, the reverse of the declared
+/// order, with no `unsafe` and no cycle for the compiler to see.) So it
+/// needs no `unsafe`: there is no impl to write, safe or not.
 #[diagnostic::on_unimplemented(
     message = "a `{Self}` token cannot lock a mutex of level `{B}`",
     label = "`{B}` is not declared after `{Self}`"
 )]
-pub unsafe trait LockBefore<B> {}
+pub trait LockBefore<B>: sealed::Before<B> {}
 
-// SAFETY: `A: LockBefore<B>` says no more than `B: LockAfter<A>`.
 #[diagnostic::do_not_recommend]
-unsafe impl<A, B> LockBefore<B> for A where B: LockAfter<A> {}
+impl<A, B> LockBefore<B> for A where B: LockAfter<A> {}
+
+/// The seal of [`LockBefore`]: a public trait in a private module, which
+/// other crates can neither name nor implement.
+mod sealed {
+    use super::LockAfter;
+
+    /// `Self` comes before `B`: implemented only by the blanket impl below.
+    #[diagnostic::on_unimplemented(
+        message = "`LockBefore` is sealed: `{Self}` comes before `{B}` only through `impl_lock_after!` edges",
+        label = "no declared edge leads from `{Self}` to `{B}`",
+        note = "declare the order with `impl_lock_after!`; `LockBefore` follows from `LockAfter` and cannot be implemented by hand"
+    )]
+    pub trait Before<B> {}
+
+    #[diagnostic::do_not_recommend]
+    impl<A, B> Before<B> for A where B: LockAfter<A> {}
+}
 
 /// Declares that `$after` may be locked while `$before` is held, and so
 /// while any level before `$before` is held.

@@ -1,30 +1,389 @@
 //! Helpers shared by the behaviour cases (not a case itself): the module
-//! `crate::support` of the behaviour tests.
+//! `crate::support` of the observing program and of the judge.
+//!
+//! Cases about locks must tell "waits for a lock" from "is slow", and must
+//! do it the same way in every run. They never guess from elapsed time
+//! when the kernel can say: on Linux, a case asks `/proc` whether a thread
+//! sleeps in the kernel on the memory of a given mutex (a `std` lock waits
+//! on a futex word inside itself), so "the pair thread is waiting for the
+//! lower mutex" is a fact the case reads, not a delay it hopes is long
+//! enough. Work that must finish is given [`PROMPT`] to do so, far more
+//! than an uncontended lock needs, and only ever to confirm a deadlock
+//! that is certain, never to make one likely. Where `/proc` cannot be read
+//! (not Linux), the observation says so, and the cases fall back on
+//! waiting.
+//!
+//! What a case saw of some work is plain data ([`Ended`]), which the judge
+//! checks against values drawn from the seed.
 #![allow(dead_code)]
 
-use std::sync::mpsc;
-use std::thread;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
+use xsafe_case::Seed;
 
-/// Runs `work` on a thread of its own and returns what it returns, or fails
-/// the test if it has not finished after `seconds`: a deadlock fails the
-/// case instead of hanging the grader. A panic in `work` fails the test with
-/// the same message.
-pub fn within<R: Send + 'static>(seconds: u64, work: impl FnOnce() -> R + Send + 'static) -> R {
-    let (done, finished) = mpsc::channel();
-    let worker = thread::spawn(move || {
-        let result = work();
-        let _ = done.send(());
-        result
-    });
-    match finished.recv_timeout(Duration::from_secs(seconds)) {
-        Ok(()) => worker.join().expect("the work finished"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
-            Ok(_) => unreachable!("the work returned without reporting"),
-            Err(panic) => std::panic::resume_unwind(panic),
-        },
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            panic!("still running after {seconds} s: do some threads wait for each other's locks?")
+/// How some work ended, as the case saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ended<T> {
+    /// It returned this.
+    Returned(T),
+    /// It panicked, with this message.
+    Panicked(String),
+    /// It was still waiting (for a lock) when the case stopped looking.
+    Waiting,
+}
+
+impl<T> Ended<T> {
+    /// The value it returned, if it did.
+    pub fn returned(self) -> Option<T> {
+        match self {
+            Ended::Returned(value) => Some(value),
+            Ended::Panicked(_) | Ended::Waiting => None,
         }
+    }
+}
+
+/// The longest that work which cannot wait for anything (an uncontended
+/// lock, a refusal) may take before a case counts it as waiting: far more
+/// than it needs on a loaded machine, so a correct solution never reaches it.
+pub const PROMPT: Duration = Duration::from_secs(3);
+
+/// How long a case lets a thread settle before it looks, where `/proc`
+/// cannot tell it when the thread is waiting (not Linux).
+pub const SETTLE: Duration = Duration::from_millis(300);
+
+/// `count` different values drawn from the seed, in `1..limit`.
+pub fn values(seed: Seed, salt: u64, count: usize, limit: u64) -> Vec<u64> {
+    let mut rng = xsafe_case::Rng::with_seed(seed.0 ^ salt);
+    let mut drawn: Vec<u64> = Vec::with_capacity(count);
+    while drawn.len() < count {
+        let value = rng.u64(1..limit);
+        if !drawn.contains(&value) {
+            drawn.push(value);
+        }
+    }
+    drawn
+}
+
+/// What the pair probe saw for one order of the arguments of
+/// `lock_both`: see [`pair_probe`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairOrder {
+    /// The indices named, `self` first: 0 is the lower address.
+    pub named: (usize, usize),
+    /// Whether the case saw the pair thread wait for the lower mutex
+    /// (`false` where `/proc` cannot be read: it then waited [`SETTLE`]).
+    pub seen_waiting: bool,
+    /// A third thread locking the higher mutex meanwhile: its value, or
+    /// `Waiting` if the pair thread held it.
+    pub higher_meanwhile: Ended<u64>,
+    /// What `lock_both` gave the pair thread once the lower mutex was
+    /// free: the two values, in the order named.
+    pub pair: Ended<(u64, u64)>,
+}
+
+/// The values the pair probe puts in its two mutexes: the lower address
+/// first.
+pub fn pair_values(seed: Seed) -> [u64; 2] {
+    let drawn = values(seed, 0x9a1e, 2, 1 << 40);
+    [drawn[0], drawn[1]]
+}
+
+/// The verdict on a pair probe: `Err` with the reason when `lock_both`
+/// held the higher mutex while it waited for the lower one, or gave the
+/// wrong values.
+pub fn judge_pair_probe(seed: Seed, probe: &[PairOrder]) -> Result<(), String> {
+    let values = pair_values(seed);
+    if probe.len() != 2 {
+        return Err(format!(
+            "the pair probe recorded {} orders, not 2",
+            probe.len()
+        ));
+    }
+    for order in probe {
+        let (first, second) = order.named;
+        let call = if first == 1 {
+            "lock_both(higher, lower)"
+        } else {
+            "lock_both(lower, higher)"
+        };
+        match &order.higher_meanwhile {
+            Ended::Returned(value) if *value == values[1] => {}
+            Ended::Returned(value) => {
+                return Err(format!(
+                    "while {call} waited, the higher mutex was locked and held {value}, not {}",
+                    values[1]
+                ));
+            }
+            Ended::Waiting => {
+                return Err(format!(
+                    "{call} held the higher mutex while it waited for the lower one: two threads naming one pair in opposite orders can each hold one and wait for the other. Lock the mutex at the lower address first, whatever order they are named in"
+                ));
+            }
+            Ended::Panicked(message) => {
+                return Err(format!(
+                    "locking the higher mutex while {call} waited panicked: {message}"
+                ));
+            }
+        }
+        match &order.pair {
+            Ended::Returned(pair) if *pair == (values[first], values[second]) => {}
+            Ended::Returned(pair) => {
+                return Err(format!(
+                    "{call} gave {pair:?}; the guards come back in the order named: {:?}",
+                    (values[first], values[second])
+                ));
+            }
+            Ended::Panicked(message) => return Err(format!("{call} panicked: {message}")),
+            Ended::Waiting => {
+                return Err(format!("{call} did not return once both mutexes were free"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(xsafe_judge))]
+pub use observe::*;
+
+/// What only the observing program needs: threads, `/proc`, and the
+/// learner's crate.
+#[cfg(not(xsafe_judge))]
+mod observe {
+    use super::{Ended, PROMPT, PairOrder, SETTLE, pair_values};
+    use lock_order_fine_print::{Lock, LockBoth, OrderedMutex, impl_lock_after, with_token};
+    use std::any::Any;
+    use std::ops::Range;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::path::PathBuf;
+    use std::sync::{Arc, mpsc};
+    use std::thread;
+    use std::time::{Duration, Instant};
+
+    /// The text of a panic's payload.
+    pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| {
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+            })
+            .unwrap_or_else(|| "a panic without a message".to_owned())
+    }
+
+    /// Runs `work`, and says whether it returned or panicked.
+    pub fn caught<R>(work: impl FnOnce() -> R) -> Ended<R> {
+        match catch_unwind(AssertUnwindSafe(work)) {
+            Ok(value) => Ended::Returned(value),
+            Err(payload) => Ended::Panicked(panic_message(&*payload)),
+        }
+    }
+
+    /// The memory a lock takes: a thread waiting for it sleeps on an
+    /// address in this range.
+    pub fn memory_of<T>(lock: &T) -> Range<usize> {
+        let start = std::ptr::from_ref(lock).addr();
+        start..start + size_of::<T>()
+    }
+
+    /// A thread as `/proc` shows it: `/proc/PID/task/TID`.
+    #[derive(Debug, Clone)]
+    pub struct ProcThread(PathBuf);
+
+    impl ProcThread {
+        /// The calling thread, or `None` where `/proc` cannot show it.
+        pub fn current() -> Option<ProcThread> {
+            std::fs::read_link("/proc/thread-self")
+                .ok()
+                .map(|relative| ProcThread(PathBuf::from("/proc").join(relative)))
+                .filter(|thread| thread.0.join("syscall").exists())
+        }
+
+        /// Whether the thread sleeps in the kernel on an address in
+        /// `memory` (the first argument of the system call it is in, which
+        /// for a futex wait is the lock's word).
+        pub fn sleeps_on(&self, memory: &Range<usize>) -> bool {
+            let Ok(text) = std::fs::read_to_string(self.0.join("syscall")) else {
+                return false;
+            };
+            let mut fields = text.split_whitespace();
+            let in_call = fields
+                .next()
+                .is_some_and(|number| number.parse::<u64>().is_ok());
+            let address = fields
+                .next()
+                .and_then(|arg| arg.strip_prefix("0x"))
+                .and_then(|hex| usize::from_str_radix(hex, 16).ok());
+            in_call && address.is_some_and(|address| memory.contains(&address))
+        }
+    }
+
+    /// Work running on a thread of its own, watched by the case.
+    pub struct Watched<R> {
+        thread: Option<ProcThread>,
+        done: mpsc::Receiver<Ended<R>>,
+        ended: Option<Ended<R>>,
+    }
+
+    /// Starts `work` on a new thread.
+    pub fn watch<R: Send + 'static>(work: impl FnOnce() -> R + Send + 'static) -> Watched<R> {
+        let (place, placed) = mpsc::channel();
+        let (finished, done) = mpsc::channel();
+        thread::spawn(move || {
+            let _ = place.send(ProcThread::current());
+            let _ = finished.send(caught(work));
+        });
+        let thread = placed.recv().unwrap_or(None);
+        Watched {
+            thread,
+            done,
+            ended: None,
+        }
+    }
+
+    impl<R> Watched<R> {
+        /// Whether the case can see where the thread waits.
+        pub fn visible(&self) -> bool {
+            self.thread.is_some()
+        }
+
+        fn poll(&mut self) -> bool {
+            if self.ended.is_none() {
+                if let Ok(ended) = self.done.try_recv() {
+                    self.ended = Some(ended);
+                }
+            }
+            self.ended.is_some()
+        }
+
+        /// Waits until the work has ended or sleeps on `memory`, for at
+        /// most `bound`. Returns whether it was seen sleeping there. Where
+        /// `/proc` cannot be read, waits [`SETTLE`] and returns `false`.
+        pub fn until_sleeping_on(&mut self, memory: &Range<usize>, bound: Duration) -> bool {
+            let Some(thread) = self.thread.clone() else {
+                let _ = self
+                    .done
+                    .recv_timeout(SETTLE)
+                    .map(|ended| self.ended = Some(ended));
+                return false;
+            };
+            let deadline = Instant::now() + bound;
+            while Instant::now() < deadline {
+                if self.poll() {
+                    return false;
+                }
+                if thread.sleeps_on(memory) {
+                    return true;
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+            false
+        }
+
+        /// How the work ended, or `Waiting` if it sleeps on `memory` (seen
+        /// in `/proc`) or has not ended within `bound`.
+        pub fn ended_or_sleeping_on(&mut self, memory: &Range<usize>, bound: Duration) -> Ended<R> {
+            let deadline = Instant::now() + bound;
+            while Instant::now() < deadline {
+                if self.poll() {
+                    break;
+                }
+                if self
+                    .thread
+                    .as_ref()
+                    .is_some_and(|thread| thread.sleeps_on(memory))
+                {
+                    return Ended::Waiting;
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+            self.poll();
+            self.ended.take().unwrap_or(Ended::Waiting)
+        }
+
+        /// How the work ended, or `Waiting` if it has not within `bound`.
+        pub fn ended_within(&mut self, bound: Duration) -> Ended<R> {
+            if self.ended.is_none() {
+                if let Ok(ended) = self.done.recv_timeout(bound) {
+                    self.ended = Some(ended);
+                }
+            }
+            self.ended.take().unwrap_or(Ended::Waiting)
+        }
+    }
+
+    /// The level of the pair probe's mutexes.
+    enum Probed {}
+
+    impl_lock_after!(Unlocked => Probed);
+
+    /// Whether `lock_both` takes the mutex at the lower address first, for
+    /// both orders of its arguments, decided the same way in every run.
+    ///
+    /// Two mutexes live in one array, so the first has the lower address.
+    /// A holder thread locks the lower one. The pair thread calls
+    /// `lock_both` and is watched until it sleeps on the lower mutex (read
+    /// from `/proc`): at that point a correct `lock_both` holds nothing,
+    /// and one that locked in another order holds the higher mutex, for
+    /// good. A third thread then locks the higher mutex: it gets it at once,
+    /// or it waits, and the case sees which. Then the holder lets go and the
+    /// pair thread finishes.
+    pub fn pair_probe(seed: xsafe_case::Seed) -> Vec<PairOrder> {
+        let values = pair_values(seed);
+        [(1, 0), (0, 1)]
+            .into_iter()
+            .map(|(first, second)| {
+                let mutexes = Arc::new([
+                    OrderedMutex::<Probed, u64>::new(values[0]),
+                    OrderedMutex::<Probed, u64>::new(values[1]),
+                ]);
+                let (lower, higher) = (memory_of(&mutexes[0]), memory_of(&mutexes[1]));
+                assert!(
+                    lower.start < higher.start,
+                    "an array's first element comes first"
+                );
+                let (held, holding) = mpsc::channel();
+                let (release, released) = mpsc::channel::<()>();
+                let holder = {
+                    let mutexes = Arc::clone(&mutexes);
+                    thread::spawn(move || {
+                        with_token(|token| {
+                            let (_lower, _) = mutexes[0].lock(token);
+                            let _ = held.send(());
+                            let _ = released.recv();
+                        })
+                    })
+                };
+                let holding = holding.recv_timeout(PROMPT).is_ok();
+                let mut pair = {
+                    let mutexes = Arc::clone(&mutexes);
+                    watch(move || {
+                        with_token(|token| {
+                            let (a, b, _) = mutexes[first]
+                                .lock_both(&mutexes[second], token)
+                                .expect("two different mutexes");
+                            (*a, *b)
+                        })
+                    })
+                };
+                let seen_waiting = holding && pair.until_sleeping_on(&lower, PROMPT);
+                let mut meanwhile = {
+                    let mutexes = Arc::clone(&mutexes);
+                    watch(move || with_token(|token| *mutexes[1].lock(token).0))
+                };
+                let higher_meanwhile = meanwhile.ended_or_sleeping_on(&higher, PROMPT);
+                let _ = release.send(());
+                let _ = holder.join();
+                let pair = pair.ended_within(PROMPT);
+                let _ = meanwhile.ended_within(PROMPT);
+                PairOrder {
+                    named: (first, second),
+                    seen_waiting,
+                    higher_meanwhile,
+                    pair,
+                }
+            })
+            .collect()
     }
 }

@@ -15,7 +15,8 @@ static BOB: OrderedMutex<Account, u64> = OrderedMutex::new(0);
 fn main() {
     with_token(|token| {
         let (mut fees, mut at_account) = FEES.lock(token);
-        if let Ok((mut alice, mut bob, _)) = ALICE.lock_both(&BOB, &mut at_account) { //~ ERROR E0277
+        let pair = ALICE.lock_both(&BOB, &mut at_account); //~ ERROR E0277
+        if let Ok((mut alice, mut bob, _)) = pair {
             *alice -= 11;
             *bob += 10;
             *fees += 1;
