@@ -198,7 +198,7 @@ pub struct Manifest {
     /// The starter's learner files, each with its git blob id, so that the
     /// starter can be restored from the repository's objects whatever the
     /// learner committed since (`cargo xsafe reset`). Written by
-    /// `cargo run -p xsafe-grading-proofs --bin bless`.
+    /// `cargo run -p xsafe-grading-proofs --bin starter`.
     #[serde(default)]
     pub starter: std::collections::BTreeMap<PathBuf, String>,
     /// The `grading/` folder this manifest was read from.

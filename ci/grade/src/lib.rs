@@ -37,6 +37,6 @@ pub use outcome::{CaseOutcome, Grade, Status};
 pub use parallel::in_parallel;
 pub use toolchain::Toolchain;
 pub use xsafe_course::{
-    Case, Course, CourseError, Exercise as CourseExercise, Expect, Manifest, ManifestError, Step,
-    StepName, git_blob_id,
+    Case, Course, CourseError, Exercise as CourseExercise, Expect, Manifest, ManifestError, Place,
+    Step, StepName, git_blob_id,
 };

@@ -418,6 +418,9 @@ fn impl_surface(
                 .last()
                 .map(|segment| segment.ident.to_string())
                 .unwrap_or_default();
+            if is_compiler_marker(path) {
+                return;
+            }
             if hidden_traits.contains(&trait_name) {
                 return;
             }
@@ -434,6 +437,26 @@ fn impl_surface(
             }
         }
     }
+}
+
+/// Whether a trait is one the compiler's own derives implement for their
+/// bookkeeping (`StructuralPartialEq`, `TrivialClone`, ...): unstable
+/// markers in `core` that no code on a stable compiler can name, so not
+/// part of what outside code can use, and renamed between releases.
+fn is_compiler_marker(path: &syn::Path) -> bool {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let Some(last) = segments.last() else {
+        return false;
+    };
+    let in_core_marker = segments.len() >= 2
+        && matches!(segments[0].as_str(), "core" | "std")
+        && segments[1] == "marker";
+    let stable_markers = ["Copy", "Send", "Sync", "Unpin", "Sized", "PhantomData"];
+    (in_core_marker && !stable_markers.contains(&last.as_str()))
+        || matches!(
+            last.as_str(),
+            "StructuralPartialEq" | "StructuralEq" | "TrivialClone"
+        )
 }
 
 /// The name of the type an impl is for, under references: `OrderedSet` for
@@ -566,6 +589,10 @@ mod tests {
             macro_rules! local { () => {} }
             struct Private;
             impl Clone for Private { fn clone(&self) -> Self { Private } }
+            #[automatically_derived]
+            impl ::core::marker::StructuralPartialEq for set::OrderedSet<u8> {}
+            impl ::core::clone::TrivialClone for set::OrderedSet<u8> {}
+            unsafe impl ::core::marker::Send for set::OrderedSet<u16> {}
             mod sealed { pub trait Release { fn release(&self); } }
             impl sealed::Release for set::OrderedSet<u8> { fn release(&self) {} }
             trait Helper {}
@@ -585,6 +612,7 @@ mod tests {
                 "impl IntoIterator for &OrderedSet<_>",
                 "impl Marker for &str",
                 "impl Marker for Vec<_>",
+                "impl Send for OrderedSet<u16>",
                 "macro edge",
                 "mod set",
                 "struct Node",

@@ -107,7 +107,7 @@ fn variants_score_as_declared() {
                 assert_eq!(
                     grade.failing(),
                     variant.fails,
-                    "variant `{}` of {} ({}) must fail exactly the cases it lists, with {}:\n{}",
+                    "variant `{}` of {} ({}) must fail exactly the cases it lists (in any order), with {}:\n{}",
                     variant.name,
                     exercise.name,
                     variant.about,

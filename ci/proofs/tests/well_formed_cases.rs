@@ -23,12 +23,32 @@ fn every_case_is_documented_snapshotted_and_listed() {
             );
             let source = std::fs::read_to_string(manifest.case_path(case)).expect("readable");
             match case.expect {
-                Expect::CompileFail => assert!(
-                    source.contains("fn main()"),
-                    "{}: compile-fail case {} must be a program (it is built as one)",
-                    exercise.name,
-                    case.name()
-                ),
+                Expect::CompileFail => {
+                    assert!(
+                        source.contains("fn main()"),
+                        "{}: compile-fail case {} must be a program (it is built as one)",
+                        exercise.name,
+                        case.name()
+                    );
+                    // An annotation that points at a blank or comment-only
+                    // line (rustfmt moves trailing comments) expects an
+                    // error no code can have.
+                    let lines: Vec<&str> = source.lines().collect();
+                    let expectations = case.expectations(&manifest).expect("annotations");
+                    for expected in &expectations.errors {
+                        if let xsafe_grade::Place::Line(line) = expected.place {
+                            let text = lines.get(line as usize - 1).copied().unwrap_or("");
+                            let code = text.split("//").next().unwrap_or("").trim();
+                            assert!(
+                                !code.is_empty(),
+                                "{}: case {}: the annotation on line {} points at line {line}, which holds no code",
+                                exercise.name,
+                                case.name(),
+                                expected.written_on
+                            );
+                        }
+                    }
+                }
                 Expect::Pass => assert!(
                     source.contains("pub fn observe(")
                         && source.contains("pub fn judge(")
@@ -85,7 +105,7 @@ fn every_case_is_documented_snapshotted_and_listed() {
 
 /// The manifest's `[starter]` table lists every learner file of the starter
 /// with its current git blob id, so that `cargo xsafe reset` restores exactly
-/// this starter. `bless` rewrites the table.
+/// this starter. `--bin starter` rewrites the table.
 #[test]
 fn starter_snapshot_is_current() {
     for exercise in exercises() {
@@ -99,7 +119,7 @@ fn starter_snapshot_is_current() {
         );
         assert_eq!(
             manifest.starter, current,
-            "{}: the manifest's [starter] table is stale; run `cargo run -p xsafe-grading-proofs --bin bless`",
+            "{}: the manifest's [starter] table is stale; run `cargo run -p xsafe-grading-proofs --bin starter`",
             exercise.name
         );
     }
