@@ -8,7 +8,7 @@
 //! traits are defined and documented, but nothing uses them. Any token may
 //! lock any mutex, tokens can be copied, and a lock lets go of the token it
 //! was given as soon as it returns. Your work, step by step (the grading
-//! cases follow the same steps; run `cargo test -p lock-order`):
+//! cases follow the same steps; run `cargo xsafe` to grade it):
 //!
 //! 1. **Definition** is done: read [`LockAfter`], [`LockBefore`],
 //!    [`LockToken`] and [`OrderedMutex`], and keep every public signature

@@ -91,8 +91,7 @@ impl<L, T: ?Sized> OrderedMutex<L, T> {
         &'a self,
         // TODO(enforcement): this signature lets go of `token` as soon as
         // `lock` returns, and the new token borrows nothing. Borrow `token`
-        // mutably for `'a`, and return a `LockToken<'a, L>`. Keep the first
-        // line and the `where` clause as they are.
+        // mutably for `'a`, and return a `LockToken<'a, L>`.
         token: &LockToken<'_, H>,
     ) -> (MutexGuard<'a, T>, LockToken<'static, L>)
     where

@@ -1,30 +1,135 @@
 //! Helpers shared by the behaviour cases (not a case itself): the module
-//! `crate::support` of the behaviour tests.
+//! `crate::support` of the observing program and of the judge.
+//!
+//! The bank's cases record what the bank returned as plain data
+//! ([`Outcome`], [`AuditView`]), which the judge checks against the inputs
+//! it drew from its seed.
 #![allow(dead_code)]
 
-use std::sync::mpsc;
-use std::thread;
-use std::time::Duration;
+use serde::{Deserialize, Serialize};
 
-/// Runs `work` on a thread of its own and returns what it returns, or fails
-/// the test if it has not finished after `seconds`: a deadlock fails the
-/// case instead of hanging the grader. A panic in `work` fails the test with
-/// the same message.
-pub fn within<R: Send + 'static>(seconds: u64, work: impl FnOnce() -> R + Send + 'static) -> R {
-    let (done, finished) = mpsc::channel();
-    let worker = thread::spawn(move || {
-        let result = work();
-        let _ = done.send(());
-        result
-    });
-    match finished.recv_timeout(Duration::from_secs(seconds)) {
-        Ok(()) => worker.join().expect("the work finished"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
-            Ok(_) => unreachable!("the work returned without reporting"),
-            Err(panic) => std::panic::resume_unwind(panic),
-        },
-        Err(mpsc::RecvTimeoutError::Timeout) => {
-            panic!("still running after {seconds} s: do some threads wait for each other's locks?")
+/// What `Bank::transfer` returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// `Ok(())`.
+    Made,
+    /// `Err(TransferError::NoSuchAccount(account))`.
+    NoSuchAccount(usize),
+    /// `Err(TransferError::InsufficientFunds { account, balance })`.
+    InsufficientFunds(usize, u64),
+}
+
+/// A transfer as `(from, to, amount)`.
+pub type Move = (usize, usize, u64);
+
+/// What `Bank::audit` returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditView {
+    pub balances: Vec<u64>,
+    pub ledger: Vec<Move>,
+    /// `(transfers, rejected, moved)`.
+    pub counters: (u64, u64, u64),
+}
+
+/// A fingerprint of a ledger (FNV-1a over each transfer's three numbers),
+/// so that an audit taken while transfers run can be recorded in a few
+/// numbers and still be checked against the final ledger's first entries.
+pub fn fingerprint(ledger: &[Move]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &(from, to, amount) in ledger {
+        for word in [from as u64, to as u64, amount] {
+            for byte in word.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+/// The balances after replaying `ledger` from `start`, or the first entry
+/// that pays more than its account holds at that point of the replay.
+pub fn replay(start: &[u64], ledger: &[Move]) -> Result<Vec<u64>, (usize, Move)> {
+    let mut balances = start.to_vec();
+    for (index, &(from, to, amount)) in ledger.iter().enumerate() {
+        let (Some(&paying), true) = (balances.get(from), to < balances.len()) else {
+            return Err((index, (from, to, amount)));
+        };
+        let Some(left) = paying.checked_sub(amount) else {
+            return Err((index, (from, to, amount)));
+        };
+        balances[from] = left;
+        balances[to] += amount;
+    }
+    Ok(balances)
+}
+
+#[cfg(not(xsafe_judge))]
+pub use observe::*;
+
+/// What only the observing program needs.
+#[cfg(not(xsafe_judge))]
+mod observe {
+    use super::{AuditView, Outcome};
+    use lock_order::bank::{Audit, TransferError};
+    use std::sync::mpsc;
+    use std::thread;
+    use std::time::Duration;
+
+    /// A transfer's result as data.
+    pub fn outcome(result: Result<(), TransferError>) -> Outcome {
+        match result {
+            Ok(()) => Outcome::Made,
+            Err(TransferError::NoSuchAccount(account)) => Outcome::NoSuchAccount(account),
+            Err(TransferError::InsufficientFunds { account, balance }) => {
+                Outcome::InsufficientFunds(account, balance)
+            }
+        }
+    }
+
+    /// An audit as data.
+    pub fn view(audit: Audit) -> AuditView {
+        AuditView {
+            balances: audit.balances,
+            ledger: audit
+                .ledger
+                .iter()
+                .map(|transfer| (transfer.from, transfer.to, transfer.amount))
+                .collect(),
+            counters: (
+                audit.counters.transfers,
+                audit.counters.rejected,
+                audit.counters.moved,
+            ),
+        }
+    }
+
+    /// Runs `work` on a thread of its own and returns what it returns, or
+    /// panics if it has not finished after `seconds`: threads that wait for
+    /// each other's locks end the observation with a message that says so,
+    /// before the grader's own time limit stops it. A panic in `work`
+    /// panics here with the same message.
+    ///
+    /// The limit is a bound, not a way to order threads: the work it guards
+    /// takes milliseconds, and the cases that need a thread to wait for
+    /// another use barriers.
+    pub fn within<R: Send + 'static>(seconds: u64, work: impl FnOnce() -> R + Send + 'static) -> R {
+        let (done, finished) = mpsc::channel();
+        let worker = thread::spawn(move || {
+            let result = work();
+            let _ = done.send(());
+            result
+        });
+        match finished.recv_timeout(Duration::from_secs(seconds)) {
+            Ok(()) => worker.join().expect("the work finished"),
+            Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+                Ok(_) => unreachable!("the work returned without reporting"),
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!(
+                    "still running after {seconds} s: do some threads wait for each other's locks?"
+                )
+            }
         }
     }
 }

@@ -1,131 +1,320 @@
-//! Proves consumption: the bank's transfers, run on several threads while
-//! an auditor reads the books, never deadlock and keep the books
-//! consistent: money is neither made nor lost, and every audit, taken under
-//! all three locks, finds the ledger, the counters and the balances in
-//! agreement.
-use lock_order::LockToken;
-use lock_order::bank::{Audit, Bank, Transfer};
-use std::sync::Arc;
-use std::thread;
+//! Proves consumption: a transfer moves money and is recorded, and the
+//! bank's transfers, run on several threads while an auditor reads the
+//! books, never deadlock and keep the books consistent: money is neither
+//! made nor lost, the ledger holds exactly the transfers that were made,
+//! the counters agree with it, and every audit taken meanwhile, under all
+//! three locks, finds balances that replaying its ledger gives.
+//!
+//! The starting balances and the amounts come from the judge's seed. The
+//! observing program records every transfer's result, the final books, and
+//! for each audit taken meanwhile its balances, counters, ledger length and
+//! a fingerprint of its ledger; the judge checks each audit against the
+//! first entries of the final ledger.
+use crate::support::{AuditView, Move, Outcome, fingerprint, replay};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
 const ACCOUNTS: usize = 4;
-const START: u64 = 1_000;
 const THREADS: usize = 4;
 const TRANSFERS: usize = 500;
+const AUDITS: usize = 200;
 
-/// Checks that an audit is consistent with a bank that started with
-/// `START` in each account.
-fn check(audit: &Audit) {
-    assert_eq!(audit.balances.len(), ACCOUNTS);
-    assert_eq!(
-        audit.balances.iter().sum::<u64>(),
-        START * ACCOUNTS as u64,
-        "transfers move money; they neither make nor lose any"
-    );
-    assert_eq!(
-        audit.ledger.len() as u64,
-        audit.counters.transfers,
-        "every transfer made is in the ledger once"
-    );
-    assert_eq!(
-        audit
-            .ledger
-            .iter()
-            .map(|transfer| transfer.amount)
-            .sum::<u64>(),
-        audit.counters.moved
-    );
-    let mut replayed = vec![START; ACCOUNTS];
-    for transfer in &audit.ledger {
-        replayed[transfer.from] -= transfer.amount;
-        replayed[transfer.to] += transfer.amount;
+/// The inputs drawn from the seed.
+struct Inputs {
+    /// Two balances and an amount the first can pay, for one transfer alone.
+    pair: [u64; 2],
+    amount: u64,
+    /// The starting balances of the shared bank.
+    start: [u64; ACCOUNTS],
+    /// Each worker's transfers, in the order it makes them.
+    requests: Vec<Vec<Move>>,
+}
+
+fn inputs(seed: Seed) -> Inputs {
+    let mut rng = seed.rng();
+    let pair = [rng.u64(1..1_000_000), rng.u64(0..1_000_000)];
+    let amount = rng.u64(1..=pair[0]);
+    let start: [u64; ACCOUNTS] = std::array::from_fn(|_| rng.u64(500..1_500));
+    let total: u64 = start.iter().sum();
+    let requests = (0..THREADS)
+        .map(|worker| {
+            (0..TRANSFERS)
+                .map(|i| {
+                    // Half the threads pay clockwise, half the other way.
+                    let from = (worker + i) % ACCOUNTS;
+                    let step = if worker % 2 == 0 { 1 } else { ACCOUNTS - 1 };
+                    let to = (from + step) % ACCOUNTS;
+                    // Every hundredth transfer asks for more than the bank holds.
+                    let amount = if i % 100 == 99 {
+                        total + rng.u64(1..1_000)
+                    } else {
+                        rng.u64(0..=400)
+                    };
+                    (from, to, amount)
+                })
+                .collect()
+        })
+        .collect();
+    Inputs {
+        pair,
+        amount,
+        start,
+        requests,
     }
-    assert_eq!(
-        replayed, audit.balances,
-        "replaying the ledger must give the balances read with it"
-    );
 }
 
-#[test]
-fn a_transfer_moves_money_and_is_recorded() {
-    let bank = Bank::new(vec![100, 0]);
+/// An audit taken while transfers ran: its balances, counters, and the
+/// length and fingerprint of its ledger.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Glimpse {
+    balances: Vec<u64>,
+    counters: (u64, u64, u64),
+    ledger_len: usize,
+    ledger_fingerprint: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    /// One transfer alone: its result, the two balances, the audit.
+    alone: Outcome,
+    alone_balances: [Option<u64>; 2],
+    alone_audit: AuditView,
+    /// Each worker's results, in the order of its requests.
+    outcomes: Vec<Vec<Outcome>>,
+    glimpses: Vec<Glimpse>,
+    end: AuditView,
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use crate::support::{outcome, view};
+    use lock_order::LockToken;
+    use lock_order::bank::{Bank, Transfer};
+    use std::sync::Arc;
+    use std::thread;
+
+    let Inputs {
+        pair,
+        amount,
+        start,
+        requests,
+    } = inputs(seed);
+
+    let bank = Bank::new(pair.to_vec());
     let mut token = LockToken::new();
-    let transfer = Transfer {
-        from: 0,
-        to: 1,
-        amount: 30,
-    };
-    assert_eq!(bank.transfer(&mut token, transfer), Ok(()));
-    assert_eq!(bank.balance(&mut token, 0), Some(70));
-    assert_eq!(bank.balance(&mut token, 1), Some(30));
-    let audit = bank.audit(&mut token);
-    assert_eq!(audit.balances, [70, 30]);
-    assert_eq!(audit.ledger, [transfer]);
-    assert_eq!(audit.counters.transfers, 1);
-    assert_eq!(audit.counters.moved, 30);
-    assert_eq!(audit.counters.rejected, 0);
-}
+    let alone = outcome(bank.transfer(
+        &mut token,
+        Transfer {
+            from: 0,
+            to: 1,
+            amount,
+        },
+    ));
+    let alone_balances = [bank.balance(&mut token, 0), bank.balance(&mut token, 1)];
+    let alone_audit = view(bank.audit(&mut token));
 
-#[test]
-fn concurrent_transfers_keep_the_books_consistent() {
-    let bank = Arc::new(Bank::new(vec![START; ACCOUNTS]));
-    let made = crate::support::within(60, {
+    let bank = Arc::new(Bank::new(start.to_vec()));
+    let (outcomes, glimpses) = crate::support::within(5, {
         let bank = Arc::clone(&bank);
         move || {
             let auditor = {
                 let bank = Arc::clone(&bank);
                 thread::spawn(move || {
                     let mut token = LockToken::new();
-                    for _ in 0..200 {
-                        check(&bank.audit(&mut token));
-                    }
+                    (0..AUDITS)
+                        .map(|_| {
+                            let audit = view(bank.audit(&mut token));
+                            Glimpse {
+                                ledger_len: audit.ledger.len(),
+                                ledger_fingerprint: fingerprint(&audit.ledger),
+                                balances: audit.balances,
+                                counters: audit.counters,
+                            }
+                        })
+                        .collect::<Vec<_>>()
                 })
             };
-            let workers: Vec<_> = (0..THREADS)
-                .map(|worker| {
+            let workers: Vec<_> = requests
+                .into_iter()
+                .map(|requests| {
                     let bank = Arc::clone(&bank);
                     thread::spawn(move || {
                         let mut token = LockToken::new();
-                        let mut made = 0;
-                        for i in 0..TRANSFERS {
-                            // Half the threads pay clockwise, half the other way.
-                            let from = (worker + i) % ACCOUNTS;
-                            let step = if worker % 2 == 0 { 1 } else { ACCOUNTS - 1 };
-                            let to = (from + step) % ACCOUNTS;
-                            // Every hundredth transfer asks for more money than the bank holds.
-                            let amount = if i % 100 == 99 {
-                                START * ACCOUNTS as u64 + 1
-                            } else {
-                                (i % 9) as u64 * 50
-                            };
-                            if bank
-                                .transfer(&mut token, Transfer { from, to, amount })
-                                .is_ok()
-                            {
-                                made += 1;
-                            }
-                        }
-                        made
+                        requests
+                            .into_iter()
+                            .map(|(from, to, amount)| {
+                                outcome(bank.transfer(&mut token, Transfer { from, to, amount }))
+                            })
+                            .collect::<Vec<_>>()
                     })
                 })
                 .collect();
-            auditor.join().expect("the auditor's checks held");
-            workers
+            let glimpses = auditor.join().expect("the auditor finished");
+            let outcomes = workers
                 .into_iter()
                 .map(|worker| worker.join().expect("a worker finished"))
-                .sum::<u64>()
+                .collect::<Vec<_>>();
+            (outcomes, glimpses)
         }
     });
-    let audit = bank.audit(&mut LockToken::new());
-    check(&audit);
-    assert_eq!(audit.counters.transfers, made);
-    assert!(
-        audit.counters.rejected >= (THREADS * TRANSFERS / 100) as u64,
-        "the transfers larger than the bank must be refused"
+    let end = view(bank.audit(&mut LockToken::new()));
+    Seen {
+        alone,
+        alone_balances,
+        alone_audit,
+        outcomes,
+        glimpses,
+        end,
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let Inputs {
+        pair,
+        amount,
+        start,
+        requests,
+    } = inputs(seed);
+
+    // One transfer alone.
+    let [first, second] = pair;
+    assert_eq!(
+        seen.alone,
+        Outcome::Made,
+        "account 0 holds {first} and can pay {amount}"
     );
     assert_eq!(
-        audit.counters.transfers + audit.counters.rejected,
-        (THREADS * TRANSFERS) as u64,
-        "every transfer is either made or refused"
+        seen.alone_balances,
+        [Some(first - amount), Some(second + amount)],
+        "after paying {amount} from account 0 ({first}) to account 1 ({second})"
     );
+    assert_eq!(seen.alone_audit.balances, [first - amount, second + amount]);
+    assert_eq!(
+        seen.alone_audit.ledger,
+        [(0, 1, amount)],
+        "the transfer made is in the ledger"
+    );
+    assert_eq!(
+        seen.alone_audit.counters,
+        (1, 0, amount),
+        "(transfers, rejected, moved) after one transfer"
+    );
+
+    // Every result is possible for its request.
+    let total: u64 = start.iter().sum();
+    assert_eq!(
+        seen.outcomes.len(),
+        THREADS,
+        "one list of results per worker"
+    );
+    let mut made: Vec<Move> = Vec::new();
+    let mut refused = 0;
+    for (worker, (outcomes, requests)) in seen.outcomes.iter().zip(&requests).enumerate() {
+        assert_eq!(
+            outcomes.len(),
+            requests.len(),
+            "worker {worker}: one result per transfer"
+        );
+        for (&outcome, &(from, to, amount)) in outcomes.iter().zip(requests) {
+            match outcome {
+                Outcome::Made => {
+                    assert!(
+                        amount <= total,
+                        "a transfer of {amount}, more than the bank's {total}, was made"
+                    );
+                    made.push((from, to, amount));
+                }
+                Outcome::InsufficientFunds(account, balance) => {
+                    assert_eq!(
+                        account, from,
+                        "a refusal names the paying account {from}, not {account}"
+                    );
+                    assert!(
+                        balance < amount,
+                        "a transfer of {amount} from account {from} was refused although it held {balance}"
+                    );
+                    refused += 1;
+                }
+                Outcome::NoSuchAccount(account) => {
+                    panic!(
+                        "NoSuchAccount({account}) for a transfer between accounts {from} and {to}, which exist"
+                    )
+                }
+            }
+        }
+    }
+
+    // The final books.
+    let end = &seen.end;
+    assert_eq!(end.balances.len(), ACCOUNTS);
+    assert_eq!(
+        end.balances.iter().sum::<u64>(),
+        total,
+        "transfers move money; they neither make nor lose any"
+    );
+    let mut in_ledger = end.ledger.clone();
+    in_ledger.sort_unstable();
+    made.sort_unstable();
+    assert!(
+        in_ledger == made,
+        "the ledger must hold exactly the transfers that were made: {} in the ledger, {} made",
+        in_ledger.len(),
+        made.len()
+    );
+    let moved: u64 = end.ledger.iter().map(|&(_, _, amount)| amount).sum();
+    assert_eq!(
+        end.counters,
+        (end.ledger.len() as u64, refused, moved),
+        "(transfers, rejected, moved) must agree with the ledger and the refusals"
+    );
+    match replay(&start, &end.ledger) {
+        Ok(balances) => assert_eq!(
+            balances, end.balances,
+            "replaying the ledger must give the final balances"
+        ),
+        Err((index, entry)) => panic!(
+            "replaying the ledger from the starting balances, entry {index} {entry:?} pays more than its account holds then: the ledger is not in the order the transfers were made"
+        ),
+    }
+
+    // Every audit taken meanwhile agrees with the first entries of the
+    // final ledger.
+    assert_eq!(seen.glimpses.len(), AUDITS, "one record per audit");
+    let mut previous = 0;
+    for (number, glimpse) in seen.glimpses.iter().enumerate() {
+        let len = glimpse.ledger_len;
+        assert!(
+            len >= previous && len <= end.ledger.len(),
+            "audit {number} has {len} ledger entries, after an audit with {previous}; the final ledger has {}",
+            end.ledger.len()
+        );
+        previous = len;
+        let prefix = &end.ledger[..len];
+        assert_eq!(
+            glimpse.ledger_fingerprint,
+            fingerprint(prefix),
+            "audit {number}: its ledger is not the first {len} entries of the final ledger"
+        );
+        let prefix_moved: u64 = prefix.iter().map(|&(_, _, amount)| amount).sum();
+        assert_eq!(
+            (glimpse.counters.0, glimpse.counters.2),
+            (len as u64, prefix_moved),
+            "audit {number}: the counters (transfers, moved) must agree with its ledger"
+        );
+        assert!(
+            glimpse.counters.1 <= refused,
+            "audit {number} counted more refusals than were made"
+        );
+        match replay(&start, prefix) {
+            Ok(balances) => assert_eq!(
+                balances, glimpse.balances,
+                "audit {number}: replaying its ledger must give the balances read with it"
+            ),
+            Err((index, entry)) => {
+                panic!(
+                    "audit {number}: replaying its ledger, entry {index} {entry:?} pays more than its account holds then"
+                )
+            }
+        }
+    }
 }

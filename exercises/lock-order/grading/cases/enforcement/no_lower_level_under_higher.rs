@@ -1,7 +1,7 @@
 //! Proves enforcement: a thread holding a lock cannot take one at an earlier
 //! level. Code that holds the ledger and asks for the balances would
 //! deadlock against a transfer, which takes the balances first; it does not
-//! compile.
+//! compile, and the error is about these two levels.
 use lock_order::{LockToken, OrderedMutex, impl_lock_after};
 
 enum Accounts {}
@@ -15,7 +15,7 @@ static LEDGER: OrderedMutex<Ledger, Vec<u64>> = OrderedMutex::new(Vec::new());
 
 /// Called with the ledger locked, and wants the balances too.
 fn reconcile(ledger: &[u64], token: &mut LockToken<'_, Ledger>) -> bool {
-    let (balances, _) = ACCOUNTS.lock(token); //~ ERROR E0277
+    let (balances, _) = ACCOUNTS.lock(token); //~ ERROR E0277 "Ledger" "Accounts"
     balances.iter().sum::<u64>() == ledger.iter().sum::<u64>()
 }
 
