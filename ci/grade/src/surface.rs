@@ -135,6 +135,15 @@ pub fn surface_of(file: &syn::File) -> BTreeSet<String> {
     let mut surface = BTreeSet::new();
     for (path, module) in &modules {
         if !module.public {
+            // A `#[macro_export]` macro is exported at the crate's root
+            // from whichever module it is written in, private ones too.
+            for item in module.items {
+                if let (Item::Macro(_), true, Some((kind, name))) =
+                    (item, is_public(item), named_item(item))
+                {
+                    surface.insert(format!("{kind} {name}"));
+                }
+            }
             continue;
         }
         for item in module.items {
@@ -587,6 +596,11 @@ mod tests {
             #[macro_export]
             macro_rules! edge { () => {} }
             macro_rules! local { () => {} }
+            mod relation {
+                #[macro_export]
+                macro_rules! impl_lock_after { () => {} }
+                macro_rules! helper { () => {} }
+            }
             struct Private;
             impl Clone for Private { fn clone(&self) -> Self { Private } }
             #[automatically_derived]
@@ -614,6 +628,7 @@ mod tests {
                 "impl Marker for Vec<_>",
                 "impl Send for OrderedSet<u16>",
                 "macro edge",
+                "macro impl_lock_after",
                 "mod set",
                 "struct Node",
                 "struct OrderedSet",
