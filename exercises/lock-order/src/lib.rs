@@ -14,11 +14,14 @@
 //!    [`LockToken`] and [`OrderedMutex`], and keep every public signature
 //!    that is not marked `TODO`, and the syntax of [`impl_lock_after!`]: the
 //!    grading cases use them.
-//! 2. **Enforcement** (`relation.rs`, `mutex.rs`): make [`LockBefore`] hold
-//!    exactly where [`LockAfter`] does, make [`impl_lock_after!`] write the
-//!    edge and the blanket impl that makes the order transitive (so that a
-//!    cycle does not compile), and make [`OrderedMutex::lock`] borrow the
-//!    token it is given for as long as the guard and the new token live.
+//! 2. **Enforcement** (`relation.rs`, `mutex.rs`): make [`LockBefore`] and
+//!    its seal hold exactly where [`LockAfter`] does, make
+//!    [`impl_lock_after!`] write the edge and the blanket impl that makes the
+//!    order transitive (so that a cycle does not compile), and make
+//!    [`OrderedMutex::lock`] borrow the token it is given for as long as the
+//!    guard and the new token live. Make public nothing the starter does not
+//!    (a grading case reads the crate's public items): anything public is a
+//!    way around `lock` for code outside the crate.
 //! 3. **Consumption** (`bank.rs`): write the bank's methods, which take
 //!    their three locks in order.
 //!

@@ -12,8 +12,11 @@
 //! The blanket impls make [`LockAfter`] transitive, and a cycle in a
 //! transitive relation puts a level after itself, which is an impl the edge
 //! macro has already written: the compiler rejects the pair as conflicting
-//! implementations (E0119). Both traits are `unsafe`, so an edge written by
+//! implementations (E0119). [`LockAfter`] is `unsafe`, so an edge written by
 //! hand, without that blanket impl, needs an `unsafe` its author must justify.
+//! [`LockBefore`] is sealed: its supertrait lives in a private module, so no
+//! code outside this one can implement it, and it holds exactly where
+//! `LockAfter` does.
 
 /// The level of a thread that holds no lock: every thread starts here.
 ///
@@ -42,24 +45,37 @@ pub unsafe trait LockAfter<A> {}
 /// [`LockAfter`], as `Into` is of `From`. Write bounds with it
 /// (`L: LockBefore<Accounts>` reads "a token at `L` may lock `Accounts`").
 ///
-/// # Safety
-///
-/// Never implement it: it is implemented for every pair of levels that
-/// [`LockAfter`] orders, and only for them.
+/// It is implemented for every pair of levels that [`LockAfter`] orders, and
+/// only for them: it is sealed (its supertrait cannot be named outside this
+/// module), so no other impl can be written, `unsafe` or not.
 #[diagnostic::on_unimplemented(
     message = "a `{Self}` token cannot lock a mutex of level `{B}`",
     label = "`{B}` is not declared after `{Self}`",
     note = "a token at level A may lock a level declared after A with `impl_lock_after!`, directly or through other levels"
 )]
-pub unsafe trait LockBefore<B> {}
+pub trait LockBefore<B>: sealed::Ordered<B> {}
 
 // TODO(enforcement): this impl lets every level be held while any level is
 // locked: no order at all. Replace it with a blanket impl that makes
 // `A: LockBefore<B>` hold exactly when `B: LockAfter<A>` does. Put
 // `#[diagnostic::do_not_recommend]` on it, so that a bound that does not hold
 // is reported with the two levels and the message above, not with your impl.
-// SAFETY: none; this impl is the bug.
-unsafe impl<A, B> LockBefore<B> for A {}
+impl<A, B> LockBefore<B> for A {}
+
+mod sealed {
+    /// The seal of [`LockBefore`](super::LockBefore): a public trait in a
+    /// private module, which code outside the module can use through
+    /// `LockBefore` but cannot name, so cannot implement. Its one impl holds
+    /// exactly where the order does, so an impl of `LockBefore` written
+    /// anywhere else for a pair the order does not have fails on this
+    /// supertrait.
+    pub trait Ordered<B> {}
+
+    // TODO(enforcement): the seal holds for every pair, so an impl of
+    // `LockBefore` written outside this crate meets no resistance from it.
+    // Bound it as you bound `LockBefore`'s impl: `B: super::LockAfter<A>`.
+    impl<A, B> Ordered<B> for A {}
+}
 
 /// Declares that `$after` may be locked while `$before` is held, and so
 /// while any level before `$before` is held.

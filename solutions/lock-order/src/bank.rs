@@ -80,7 +80,21 @@ pub struct Bank {
 
 impl Bank {
     /// A bank with one account per balance, numbered from 0.
+    ///
+    /// # Panics
+    ///
+    /// If the balances add up to more than `u64::MAX`. Transfers only move
+    /// money, so then no balance can ever overflow: a transfer never panics
+    /// halfway, with the payer debited and the payee not yet credited, and
+    /// leaves no such books behind for the next holder of the lock.
     pub fn new(balances: Vec<u64>) -> Bank {
+        let total = balances
+            .iter()
+            .try_fold(0_u64, |total, &balance| total.checked_add(balance));
+        assert!(
+            total.is_some(),
+            "a bank's balances must add up to at most u64::MAX"
+        );
         Bank {
             accounts: OrderedMutex::new(balances),
             ledger: OrderedMutex::new(Vec::new()),

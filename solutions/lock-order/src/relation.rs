@@ -12,8 +12,11 @@
 //! The blanket impls make [`LockAfter`] transitive, and a cycle in a
 //! transitive relation puts a level after itself, which is an impl the edge
 //! macro has already written: the compiler rejects the pair as conflicting
-//! implementations (E0119). Both traits are `unsafe`, so an edge written by
+//! implementations (E0119). [`LockAfter`] is `unsafe`, so an edge written by
 //! hand, without that blanket impl, needs an `unsafe` its author must justify.
+//! [`LockBefore`] is sealed: its supertrait lives in a private module, so no
+//! code outside this one can implement it, and it holds exactly where
+//! `LockAfter` does.
 
 /// The level of a thread that holds no lock: every thread starts here.
 ///
@@ -42,22 +45,32 @@ pub unsafe trait LockAfter<A> {}
 /// [`LockAfter`], as `Into` is of `From`. Write bounds with it
 /// (`L: LockBefore<Accounts>` reads "a token at `L` may lock `Accounts`").
 ///
-/// # Safety
-///
-/// Never implement it: it is implemented for every pair of levels that
-/// [`LockAfter`] orders, and only for them.
+/// It is implemented for every pair of levels that [`LockAfter`] orders, and
+/// only for them: it is sealed (its supertrait cannot be named outside this
+/// module), so no other impl can be written, `unsafe` or not.
 #[diagnostic::on_unimplemented(
     message = "a `{Self}` token cannot lock a mutex of level `{B}`",
     label = "`{B}` is not declared after `{Self}`",
     note = "a token at level A may lock a level declared after A with `impl_lock_after!`, directly or through other levels"
 )]
-pub unsafe trait LockBefore<B> {}
+pub trait LockBefore<B>: sealed::Ordered<B> {}
 
-// SAFETY: `A: LockBefore<B>` says no more than `B: LockAfter<A>`, whose
-// impls keep the order acyclic. `do_not_recommend` makes an unsatisfied bound
-// name the two levels instead of this impl.
+// `do_not_recommend` makes an unsatisfied bound name the two levels instead
+// of this impl.
 #[diagnostic::do_not_recommend]
-unsafe impl<A, B> LockBefore<B> for A where B: LockAfter<A> {}
+impl<A, B> LockBefore<B> for A where B: LockAfter<A> {}
+
+mod sealed {
+    /// The seal of [`LockBefore`](super::LockBefore): a public trait in a
+    /// private module, which code outside the module can use through
+    /// `LockBefore` but cannot name, so cannot implement. Its one impl holds
+    /// exactly where the order does, so an impl of `LockBefore` written
+    /// anywhere else for a pair the order does not have fails on this
+    /// supertrait.
+    pub trait Ordered<B> {}
+
+    impl<A, B> Ordered<B> for A where B: super::LockAfter<A> {}
+}
 
 /// Declares that `$after` may be locked while `$before` is held, and so
 /// while any level before `$before` is held.
