@@ -70,11 +70,17 @@ pub fn observe(seed: Seed) -> Seen {
     let balances = Arc::new(OrderedMutex::<Balances, Vec<u64>>::new(start));
     let ledger = OrderedMutex::<Journal, Vec<u64>>::new(Vec::new());
 
-    // The panics below are expected: keep their messages out of the details.
-    let hook = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
+    // The two panics below are expected: keep their messages out of the
+    // details, and only theirs (a panic of the code under test elsewhere
+    // is reported as usual).
+    let quiet = || {
+        let hook = panic::take_hook();
+        panic::set_hook(Box::new(|_| {}));
+        hook
+    };
 
     let mut root = LockToken::new();
+    let hook = quiet();
     let caught = panic::catch_unwind(AssertUnwindSafe(|| {
         let (mut held, mut at_balances) = balances.lock(&mut root);
         held.push(written);
@@ -83,6 +89,7 @@ pub fn observe(seed: Seed) -> Seen {
         panic!("a panic with both locks held");
     }))
     .is_err();
+    panic::set_hook(hook);
 
     let (held, mut at_balances) = balances.lock(&mut root);
     let after_balances = held.clone();
@@ -90,6 +97,7 @@ pub fn observe(seed: Seed) -> Seen {
     let after_ledger = entries.clone();
     drop((entries, held));
 
+    let hook = quiet();
     let thread_panicked = thread::spawn({
         let balances = Arc::clone(&balances);
         move || {
