@@ -11,15 +11,13 @@
 //! submission, a revision that does not exist).
 
 mod grading;
-mod render;
-mod report;
 mod slot;
 
 use anstream::{eprintln, println};
 use clap::{Parser, ValueEnum};
 use grading::{Event, Plan};
 use indicatif::{ProgressBar, ProgressStyle};
-use report::{Ignored, Report, Setting};
+use xsafe_report::{Ignored, Report, Setting, model as report, render};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -332,8 +330,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         exercises,
         started.elapsed(),
     );
-    let json =
-        || serde_json::to_string_pretty(&report).map_err(|err| format!("cannot write JSON: {err}"));
+    let json = || render::json(&report).map_err(|err| format!("cannot write JSON: {err}"));
     let junit = || render::junit(&report).map_err(|err| format!("cannot write JUnit XML: {err}"));
     if let Some(path) = &cli.json {
         write_report(path, &json()?)?;
