@@ -17,11 +17,11 @@ use anstream::{eprintln, println};
 use clap::{Parser, ValueEnum};
 use grading::{Event, Plan};
 use indicatif::{ProgressBar, ProgressStyle};
-use xsafe_report::{Ignored, Report, Setting, model as report, render};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use xsafe_grade::{Course, Isolation, Limits, Toolchain};
+use xsafe_report::{Ignored, Report, Setting, model as report, render};
 use xsafe_sandbox::submission;
 
 /// Grade a student's copy of the X-safe Rust course.

@@ -238,8 +238,7 @@ pub struct CaseReport {
 }
 
 /// How an ignored file differs from the pristine course.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Change {
@@ -420,7 +419,8 @@ impl ExerciseReport {
 
     /// Whether the exercise was graded and every case passed.
     pub fn is_complete(&self) -> bool {
-        self.status == ExerciseStatus::Graded && self.points == self.max_points
+        self.status == ExerciseStatus::Graded
+            && self.points == self.max_points
             && self.failing().next().is_none()
     }
 
@@ -536,7 +536,10 @@ mod tests {
     fn first_error_is_one_block() {
         let rendered = "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\n  |\n\nerror: expected `;`\n --> src/lib.rs:2:1\n\nerror: aborting due to 2 previous errors\n";
         let (first, count) = first_error(rendered);
-        assert_eq!(first, "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\n  |");
+        assert_eq!(
+            first,
+            "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\n  |"
+        );
         assert_eq!(count, 2);
         assert_eq!(first_error("cargo refused it").0, "cargo refused it");
     }
