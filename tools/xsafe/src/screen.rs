@@ -144,6 +144,7 @@ impl Lines {
         }
         if lines.len() > shown {
             let more = format!("… {} more lines: {rest}", lines.len() - shown);
+            let more = cut_to(&more, self.width.saturating_sub(indent));
             self.lines
                 .push(format!("{pad}{}", self.look.paint(Paint::Dim, &more)));
         }
@@ -313,35 +314,33 @@ fn files_lines(out: &mut Lines, course: &Course, exercise: &Exercise, numbered: 
 
 /// One line per step: a bar and the step's points, in points.
 pub fn step_lines(out: &mut Lines, exercise: &Exercise, steps: &[StepReport], compiles: bool) {
-    let look = out.look;
     for step in steps {
         let Some(name) = StepName::parse(&step.name) else {
             continue;
         };
         let given = exercise.manifest.cases_of(name).all(|case| case.given);
         let full = step.points == step.max_points;
-        let state = if !compiles {
-            look.paint(Paint::Dim, "not graded: your crate does not compile")
+        let to_go = format!("{} points to go", step.max_points - step.points);
+        let (state, paint) = if !compiles {
+            ("not graded: your crate does not compile", Paint::Dim)
         } else if full && given {
-            look.paint(Paint::Good, "✓ kept (the starter gives this step)")
+            ("✓ kept (the starter gives this step)", Paint::Good)
         } else if full {
-            look.paint(Paint::Good, "✓ done")
+            ("✓ done", Paint::Good)
         } else {
-            look.paint(
-                Paint::Bad,
-                &format!("{} points to go", step.max_points - step.points),
-            )
+            (to_go.as_str(), Paint::Bad)
         };
         let points = if compiles {
             format!("{:>2}/{:<2} points", step.points, step.max_points)
         } else {
             format!(" –/{:<2} points", step.max_points)
         };
-        out.push(format!(
-            "  {:<12} {} {points}  {state}",
+        let lead = format!(
+            "  {:<12} {} {points}  ",
             step.name,
             bar(if compiles { step.points } else { 0 }, step.max_points, 10)
-        ));
+        );
+        out.parts(&[Part::plain(&lead), Part::painted(state, paint)]);
     }
 }
 
@@ -355,15 +354,17 @@ pub fn ungraded_step_lines(out: &mut Lines, exercise: &Exercise) {
             max_points: exercise.manifest.cases_of(step).map(|c| c.points).sum(),
         })
         .collect();
-    let look = out.look;
     for step in steps {
-        out.push(format!(
-            "  {:<12} {}  –/{:<2} points  {}",
+        let lead = format!(
+            "  {:<12} {}  –/{:<2} points  ",
             step.name,
             bar(0, step.max_points, 10),
             step.max_points,
-            look.paint(Paint::Dim, "not graded yet")
-        ));
+        );
+        out.parts(&[
+            Part::plain(&lead),
+            Part::painted("not graded yet", Paint::Dim),
+        ]);
     }
 }
 

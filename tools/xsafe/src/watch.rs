@@ -53,6 +53,9 @@ struct Watch {
     settle: Option<Instant>,
     /// The row of the status line, redrawn while a grade runs.
     status_row: Option<u16>,
+    /// Whether the running grade is the exercise's first one here (no
+    /// generated workspace yet): it builds everything, and takes minutes.
+    cold: bool,
 }
 
 /// How long saves must pause before the files are read: editors write a
@@ -136,6 +139,7 @@ impl Watch {
             mode: Mode::Working,
             settle: None,
             status_row: None,
+            cold: false,
         }
     }
 
@@ -189,6 +193,14 @@ impl Watch {
             return;
         }
         self.graded_files = Some(progress::learner_blobs(self.exercise(app)));
+        let exercise = self.exercise(app).name().to_owned();
+        self.cold = !app
+            .course
+            .work_dir()
+            .join("work")
+            .join(exercise)
+            .join("build")
+            .exists();
         app.grade(self.index);
     }
 
@@ -346,29 +358,49 @@ impl Watch {
         // Quoted output and further reading give way until the screen
         // fits (the rest of it is short).
         let mut room = 40;
-        let (mut lines, mut status_row) = self.layout(app, look, usize::from(width), room);
+        let (mut lines, mut status_row, mut tail) =
+            self.layout(app, look, usize::from(width), room);
         while lines.len() > height && room > 3 {
             room = room.saturating_sub(lines.len() - height).clamp(3, room - 1);
-            (lines, status_row) = self.layout(app, look, usize::from(width), room);
+            (lines, status_row, tail) = self.layout(app, look, usize::from(width), room);
+        }
+        if lines.len() > height {
+            // Still too tall: the middle gives way; the header, and what
+            // the learner just asked for (a hint), the status and the keys
+            // stay.
+            let kept = lines.split_off(tail);
+            lines.truncate(height.saturating_sub(kept.len() + 1));
+            lines.push(look.paint(
+                Paint::Dim,
+                &screen::cut_to(
+                    "… (a taller terminal shows the rest)",
+                    usize::from(width).saturating_sub(1),
+                ),
+            ));
+            status_row = status_row.map(|row| row - tail + lines.len());
+            lines.extend(kept);
         }
         self.status_row = status_row.and_then(|row| u16::try_from(row).ok());
         term::draw(&lines)
     }
 
     /// The screen's lines; `room` lines for quoted output. Also the index
-    /// of the status line.
+    /// of the status line, and where the lines start that must stay on a
+    /// screen too small for all (the hint, messages, status, keys).
     fn layout(
         &self,
         app: &App,
         look: Look,
         width: usize,
         room: usize,
-    ) -> (Vec<String>, Option<usize>) {
+    ) -> (Vec<String>, Option<usize>, usize) {
         let exercise = self.exercise(app);
         let standings = app.standings();
         let mut out = Lines::new(look, width);
         if self.mode == Mode::AllDone {
-            return (all_done(app, look, width, &standings), None);
+            let lines = all_done(app, look, width, &standings);
+            let tail = lines.len();
+            return (lines, None, tail);
         }
         let numbered = app.options.editor.is_some();
         let points = self
@@ -429,8 +461,9 @@ impl Watch {
                 }
             },
         }
+        out.blank();
+        let tail = out.lines.len();
         if let Some(hint) = &self.hint {
-            out.blank();
             screen::hint_lines(&mut out, hint);
         }
         if let Some(message) = &self.message {
@@ -449,10 +482,21 @@ impl Watch {
         let status_row = out.lines.len();
         let status = self.status_line(app, look, width);
         out.push(status);
+        if app
+            .running
+            .is_some_and(|running| running.index == self.index)
+            && self.cold
+        {
+            out.text(
+                2,
+                "The first grade builds the exercise, its cases and their dependencies: about 2 minutes on 2 cores, once. Later grades take about a second. Meanwhile, read the chapter.",
+                Some(Paint::Dim),
+            );
+        }
         for line in screen::keys_line(look, &self.keys(app), out.width) {
             out.push(line);
         }
-        (out.lines, Some(status_row))
+        (out.lines, Some(status_row), tail)
     }
 
     /// What the tool is doing: grading (with the time so far), or watching.
@@ -461,25 +505,13 @@ impl Watch {
         let text = match app.running {
             Some(running) if running.index == self.index => {
                 let elapsed = running.started.elapsed();
-                let first = self.grades == 0
-                    && !app
-                        .course
-                        .work_dir()
-                        .join("work")
-                        .join(exercise.name())
-                        .exists();
-                let what = if self.grades == 0 {
+                let what = if self.cold {
                     format!("Grading {} for the first time", exercise.name())
                 } else {
-                    format!("Grading {} again", exercise.name())
-                };
-                let note = if first {
-                    " — the first grade builds the exercise, its cases and their dependencies: about 2 minutes on 2 cores; later grades take about a second"
-                } else {
-                    ""
+                    format!("Grading {}", exercise.name())
                 };
                 format!(
-                    "{} {what} ({}){note}",
+                    "{} {what} ({})",
                     screen::spinner(elapsed),
                     screen::seconds(elapsed)
                 )
