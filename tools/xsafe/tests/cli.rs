@@ -580,6 +580,23 @@ fn finishing_an_exercise_pauses_until_n() {
     assert_eq!(term.exit_code(SHOW), 0);
 }
 
+/// With `--manual-run` nothing watches the files: the screen says to
+/// press `r`, and `r` grades.
+#[test]
+fn manual_run_grades_on_r() {
+    let _turn = turn();
+    let course = course_copy("manual");
+    graded_once(&course, "ordered-tree");
+    let mut term = Term::start(&course, &["--manual-run"], (40, 110), &[]);
+    let screen = term.wait_for("Grade 1 took", GRADE);
+    assert!(screen.contains("press r to grade again"), "{screen}");
+    assert!(!screen.contains("watching exercises/"), "{screen}");
+    term.keys("r");
+    term.wait_for("Grade 2 took", GRADE);
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
 /// Off a terminal, watching refuses with what to use instead.
 #[test]
 fn watching_needs_a_terminal() {

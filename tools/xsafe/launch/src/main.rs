@@ -93,10 +93,13 @@ fn build(cargo: &std::ffi::OsStr) -> bool {
                          later starts take a second)."
                     );
                 }
-                if word.starts_with("Compiling ") {
-                    compiled += 1;
-                }
-                let what = word.split(" v").next().unwrap_or(word);
+                let what = match word.strip_prefix("Compiling ") {
+                    Some(krate) => {
+                        compiled += 1;
+                        krate.split(" v").next().unwrap_or(krate).to_owned()
+                    }
+                    None => word.to_lowercase(),
+                };
                 let status = format!(
                     "  {compiled} crates compiled, {:.0} s: {what}",
                     started.elapsed().as_secs_f64()
