@@ -396,11 +396,98 @@ mod tests {
             !terminal.contains('\u{1b}') && !terminal.contains('\n') && !terminal.contains('\r')
         );
         let markdown = for_markdown(hostile);
+        // What is left once the entities (`&#35;`) are taken out: the
+        // entities' own `&`, `#` and `;` are not Markdown.
+        let mut outside_entities = String::new();
+        let mut rest = markdown.as_str();
+        while let Some(at) = rest.find("&#") {
+            outside_entities.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let digits = after.chars().take_while(char::is_ascii_digit).count();
+            assert!(
+                digits > 0 && after[digits..].starts_with(';'),
+                "a bare `&#` in {markdown}"
+            );
+            rest = &after[digits + 1..];
+        }
+        outside_entities.push_str(rest);
         for forbidden in ['\n', '#', '|', '<', '>', '`', '*', '[', '(', '\u{1b}'] {
-            assert!(!markdown.contains(forbidden), "{forbidden:?} in {markdown}");
+            assert!(
+                !outside_entities.contains(forbidden),
+                "{forbidden:?} in {markdown}"
+            );
         }
         let xml = for_xml(hostile);
         assert!(!xml.contains('\u{1b}') && !xml.contains('\r'));
         assert_eq!(for_terminal("a\n\tb", true), "a\n\tb");
+    }
+
+    /// The compiler's errors of a crate that does not compile are text the
+    /// submission controls (they quote its code): the text and Markdown
+    /// reports show the first one, escaped like the rest.
+    #[test]
+    fn crate_errors_are_shown_escaped() {
+        let exercise = ExerciseReport {
+            name: "ordered-tree".to_owned(),
+            title: "An ordered tree".to_owned(),
+            status: ExerciseStatus::Graded,
+            reason: Some("the crate does not compile: every case is not run".to_owned()),
+            crate_errors: Some(
+                "error: expected `;`\n --> src/lib.rs:1:1\n  | x\u{1b}[2J\r## Finished 99/99\n\nerror: second\n"
+                    .to_owned(),
+            ),
+            points: 0,
+            max_points: 1,
+            steps: Vec::new(),
+            cases: Vec::new(),
+            ignored: Vec::new(),
+            seconds: 0.0,
+        };
+        let report = Report {
+            schema: "xsafe-grade-report".to_owned(),
+            version: crate::model::SCHEMA_VERSION,
+            grader_version: "0".to_owned(),
+            submission: "s".to_owned(),
+            revision: None,
+            course: "c".to_owned(),
+            limits: crate::model::ReportLimits {
+                build_seconds: 1.0,
+                case_seconds: 1.0,
+                output_bytes: 1,
+                memory_bytes: 1,
+            },
+            toolchain: "rustc".to_owned(),
+            isolation: "none".to_owned(),
+            isolation_caveat: None,
+            seed: "0x0".to_owned(),
+            points: 0,
+            max_points: 1,
+            seconds: 0.0,
+            ignored: Vec::new(),
+            exercises: vec![exercise],
+        };
+        let text = human(&report);
+        assert!(
+            text.contains("the crate does not compile (2 error(s)); the first:"),
+            "{text}"
+        );
+        assert!(text.contains("error: expected `;`"), "{text}");
+        assert!(
+            !text.contains("error: second"),
+            "only the first error:\n{text}"
+        );
+        assert!(
+            !text.contains("\u{1b}[2J") && !text.contains('\r'),
+            "{text:?}"
+        );
+        let markdown = markdown(&report);
+        assert!(
+            markdown.contains("The crate does not compile (2 error(s))"),
+            "{markdown}"
+        );
+        assert!(
+            !markdown.lines().any(|line| line.starts_with("## Finished")),
+            "{markdown}"
+        );
     }
 }
