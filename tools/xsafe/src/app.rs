@@ -94,7 +94,26 @@ impl App {
         let toolchain = self.toolchain.clone();
         let sender = self.sender.clone();
         std::thread::spawn(move || {
-            let graded = grading::grade(&course, index, &toolchain);
+            let started = Instant::now();
+            // A bug of the tool or the engine must not leave the screen
+            // grading forever.
+            let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                grading::grade(&course, index, &toolchain)
+            }))
+            .unwrap_or_else(|payload| {
+                let message = payload
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| payload.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                Graded {
+                    index,
+                    result: Err(format!(
+                        "the grade failed (a bug, please report it): {message}"
+                    )),
+                    took: started.elapsed(),
+                }
+            });
             let _ = sender.send(Event::Graded(graded));
         });
     }

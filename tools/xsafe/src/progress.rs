@@ -303,3 +303,57 @@ pub fn step_without_grade(exercise: &Exercise, standing: &Standing) -> StepName 
         .find(|&step| exercise.manifest.cases_of(step).any(|case| !case.given))
         .unwrap_or(StepName::Definition)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(stage: Stage) -> Standing {
+        Standing {
+            stage,
+            recorded: None,
+        }
+    }
+
+    /// The next exercise not done comes after the current one, wrapping
+    /// around; none when all are done.
+    #[test]
+    fn next_pending_wraps_around() {
+        let standings = [
+            standing(Stage::InProgress),
+            standing(Stage::Done),
+            standing(Stage::NotStarted),
+        ];
+        assert_eq!(next_pending(&standings, 0), Some(2));
+        assert_eq!(next_pending(&standings, 2), Some(0));
+        let done = [standing(Stage::Done), standing(Stage::Done)];
+        assert_eq!(next_pending(&done, 0), None);
+    }
+
+    /// A grade is complete only with full points of a crate that compiles.
+    #[test]
+    fn complete_needs_full_points() {
+        let recorded = Recorded {
+            key: String::new(),
+            points: 3,
+            max_points: 3,
+            compiles: true,
+            step: None,
+        };
+        assert!(recorded.complete());
+        assert!(
+            !Recorded {
+                points: 2,
+                ..recorded.clone()
+            }
+            .complete()
+        );
+        assert!(
+            !Recorded {
+                compiles: false,
+                ..recorded
+            }
+            .complete()
+        );
+    }
+}

@@ -270,7 +270,7 @@ pub fn exercise_header(
         Part::link(&chapter, &chapter_file),
         Part::painted(&served, Paint::Dim),
     ]);
-    files_lines(out, course, exercise, numbered_files);
+    files_lines(out, exercise, numbered_files);
 }
 
 /// `title` painted, then `rest`, cut to the width.
@@ -285,7 +285,7 @@ fn cut_to_styled(look: Look, title: &str, paint: Paint, rest: &str, width: usize
 
 /// `Edit  exercises/NAME/` and the learner's files, each a link, as many
 /// to a line as fit; numbered when keys open them.
-fn files_lines(out: &mut Lines, course: &Course, exercise: &Exercise, numbered: bool) {
+fn files_lines(out: &mut Lines, exercise: &Exercise, numbered: bool) {
     let look = out.look;
     let folder = format!("exercises/{}/", exercise.name());
     let lead = format!("{}  {folder}", look.paint(Paint::Bold, "Edit"));
@@ -304,7 +304,6 @@ fn files_lines(out: &mut Lines, course: &Course, exercise: &Exercise, numbered: 
             line = " ".repeat(lead_width);
             used = lead_width;
         }
-        let _ = course;
         line.push_str("  ");
         line.push_str(&look.file_link(&shown, absolute));
         used += width;
@@ -557,4 +556,76 @@ pub fn plain_report(
     out.blank();
     out.push(look.paint(Paint::Dim, &format!("Graded in {}", seconds(took))));
     out.lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: Look = Look {
+        color: false,
+        links: false,
+    };
+
+    /// Prose wraps at words to the width, never at a URL's hyphens, and
+    /// every line after the first starts under the text, not the label.
+    #[test]
+    fn prose_wraps_at_words() {
+        let mut out = Lines::new(PLAIN, 41);
+        out.labelled(
+            0,
+            "Step  x:",
+            None,
+            "see https://doc.rust-lang.org/reference/visibility-and-privacy.html for more",
+            None,
+        );
+        assert!(
+            out.lines.iter().all(|line| display_width(line) <= 40),
+            "{:#?}",
+            out.lines
+        );
+        assert!(
+            out.lines
+                .iter()
+                .any(|line| line.contains("https://doc.rust-lang.org")),
+            "{:#?}",
+            out.lines
+        );
+        assert!(out.lines[1].starts_with("         "), "{:#?}", out.lines);
+    }
+
+    /// Text cut to a width ends with `…` and fits.
+    #[test]
+    fn cut_fits() {
+        assert_eq!(cut_to("abcdef", 10), "abcdef");
+        assert_eq!(cut_to("abcdef", 4), "abc…");
+        assert_eq!(display_width(&cut_to("█████████", 5)), 5);
+    }
+
+    /// A bar is filled in proportion, and full when there is nothing to do.
+    #[test]
+    fn bars() {
+        assert_eq!(bar(1, 2, 4), "██░░");
+        assert_eq!(bar(0, 0, 2), "██");
+        assert_eq!(bar(9, 3, 2), "██");
+    }
+
+    /// Quoted output keeps its lines, escapes control characters and
+    /// counts what it leaves out.
+    #[test]
+    fn quoted_output_is_escaped_and_counted() {
+        let mut out = Lines::new(PLAIN, 80);
+        out.quoted(2, "one\u{1b}[2J\ntwo\nthree\nfour", 3, "see all");
+        assert_eq!(out.lines.len(), 3, "{:#?}", out.lines);
+        assert!(!out.lines[0].contains('\u{1b}'), "{:#?}", out.lines);
+        assert!(
+            out.lines[2].contains("2 more lines: see all"),
+            "{:#?}",
+            out.lines
+        );
+    }
+
+    fn display_width(text: &str) -> usize {
+        textwrap::core::display_width(text)
+    }
 }

@@ -20,6 +20,7 @@ use crate::term::{self, Input, Look, Paint, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 use xsafe_grade::StepName;
 use xsafe_report::ExerciseReport;
@@ -74,7 +75,7 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
         let event = match timeout {
             Some(timeout) => match app.events.recv_timeout(timeout) {
                 Ok(event) => Some(event),
-                Err(mpsc_error) if mpsc_error.is_timeout() => None,
+                Err(RecvTimeoutError::Timeout) => None,
                 Err(_) => return Ok(Next::Quit),
             },
             None => match app.events.recv() {
@@ -103,7 +104,7 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
             Some(Event::Graded(graded)) => {
                 app.graded();
                 if graded.index == watch.index {
-                    watch.graded(app, graded);
+                    watch.graded(graded);
                 }
                 if watch.changed_since_grade(app) {
                     watch.start_grade(app);
@@ -111,17 +112,6 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
                 watch.draw(app)?;
             }
         }
-    }
-}
-
-/// `std::sync::mpsc::RecvTimeoutError` has no `is_timeout`.
-trait IsTimeout {
-    fn is_timeout(&self) -> bool;
-}
-
-impl IsTimeout for std::sync::mpsc::RecvTimeoutError {
-    fn is_timeout(&self) -> bool {
-        matches!(self, std::sync::mpsc::RecvTimeoutError::Timeout)
     }
 }
 
@@ -204,7 +194,7 @@ impl Watch {
         app.grade(self.index);
     }
 
-    fn graded(&mut self, app: &mut App, graded: crate::grading::Graded) {
+    fn graded(&mut self, graded: crate::grading::Graded) {
         self.grades += 1;
         self.took = Some(graded.took);
         match graded.result {
@@ -228,7 +218,6 @@ impl Watch {
             }
             Err(err) => self.error = Some(err),
         }
-        let _ = app;
     }
 
     /// The step to work on: the first failing case's, else the one the
@@ -444,7 +433,7 @@ impl Watch {
                 screen::not_compiling(&mut out, exercise, report, room);
             }
             (Some(report), None) if self.mode == Mode::Done => {
-                done_section(&mut out, app, exercise, report, room);
+                done_section(&mut out, app, self.index, report, room);
             }
             (Some(report), None) => match report.first_failing() {
                 Some(case) => {
@@ -569,13 +558,8 @@ impl Watch {
 /// The pause after an exercise is done: what was achieved, the reference
 /// solution and what to compare, the chapter's further reading, and the
 /// next exercise.
-fn done_section(
-    out: &mut Lines,
-    app: &App,
-    exercise: &Exercise,
-    report: &ExerciseReport,
-    room: usize,
-) {
+fn done_section(out: &mut Lines, app: &App, index: usize, report: &ExerciseReport, room: usize) {
+    let exercise = &app.course.exercises[index];
     let look = out.look;
     out.push(look.paint(
         Paint::Good,
@@ -632,14 +616,7 @@ fn done_section(
     }
     let standings = app.standings();
     out.blank();
-    match progress::next_pending(
-        &standings,
-        app.course
-            .exercises
-            .iter()
-            .position(|e| e.name() == exercise.name())
-            .unwrap_or(0),
-    ) {
+    match progress::next_pending(&standings, index) {
         Some(next) => {
             let next = &app.course.exercises[next];
             out.text(
