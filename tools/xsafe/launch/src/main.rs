@@ -71,12 +71,14 @@ fn build(cargo: &std::ffi::OsStr) -> bool {
     };
     let on_terminal = std::io::stderr().is_terminal();
     let mut said_hello = false;
+    let mut drew_status = false;
     let mut compiled = 0;
     let mut everything = Vec::new();
     if let Some(stderr) = child.stderr.take() {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             let word = line.trim_start();
             let doing = [
+                "Blocking ",
                 "Compiling ",
                 "Downloading ",
                 "Downloaded ",
@@ -86,11 +88,11 @@ fn build(cargo: &std::ffi::OsStr) -> bool {
             .iter()
             .any(|verb| word.starts_with(verb));
             if doing {
-                if !said_hello {
+                if !said_hello && !word.starts_with("Blocking ") {
                     said_hello = true;
                     eprintln!(
-                        "cargo xsafe: building the course's tool first ({FIRST_BUILD}, once; \
-                         later starts take a second)."
+                        "cargo xsafe: building the course's tool ({FIRST_BUILD} the first \
+                         time; later starts take a second)."
                     );
                 }
                 let what = match word.strip_prefix("Compiling ") {
@@ -98,12 +100,19 @@ fn build(cargo: &std::ffi::OsStr) -> bool {
                         compiled += 1;
                         krate.split(" v").next().unwrap_or(krate).to_owned()
                     }
+                    // Another cargo (an editor's rust-analyzer, often)
+                    // holds the build folder.
+                    None if word.starts_with("Blocking ") => {
+                        "waiting for another cargo (your editor's?) to finish with target/"
+                            .to_owned()
+                    }
                     None => word.to_lowercase(),
                 };
                 let status = format!(
                     "  {compiled} crates compiled, {:.0} s: {what}",
                     started.elapsed().as_secs_f64()
                 );
+                drew_status = true;
                 if on_terminal {
                     // One line, rewritten: `\r`, then clear to its end.
                     eprint!("\r{status}\x1b[K");
@@ -116,7 +125,7 @@ fn build(cargo: &std::ffi::OsStr) -> bool {
         }
     }
     let built = child.wait().is_ok_and(|status| status.success());
-    if said_hello && on_terminal {
+    if drew_status && on_terminal {
         eprintln!();
     }
     if !built {
