@@ -202,8 +202,11 @@ pub fn run(course: Course, options: Options, first: Next) -> ExitCode {
             }
         };
     }
-    // A grade still running is left to end on its own: its processes are
-    // bounded by the grade's limits.
+    // A grade still running stops with the tool: its builds would go on
+    // holding the build folder's lock, and the next start would wait.
+    if app.running.is_some() {
+        xsafe_grade::limits::stop_running();
+    }
     ExitCode::SUCCESS
 }
 
