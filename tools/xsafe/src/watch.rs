@@ -478,7 +478,7 @@ impl Watch {
         {
             out.text(
                 2,
-                "The first grade builds the exercise, its cases and their dependencies: about 2 minutes on 2 cores, once. Later grades take about a second. Meanwhile, read the chapter.",
+                "The first grade builds the exercise, its cases and their dependencies: under a minute on 2 cores, once. Later grades take about a second. Meanwhile, read the chapter.",
                 Some(Paint::Dim),
             );
         }
