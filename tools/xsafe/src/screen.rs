@@ -26,6 +26,9 @@ pub struct Lines {
     pub width: usize,
     /// The lines so far.
     pub lines: Vec<String>,
+    /// For a screen too small for everything: goals on one line, cases
+    /// without what they prove.
+    pub brief: bool,
 }
 
 impl Lines {
@@ -36,6 +39,7 @@ impl Lines {
             // A line that fills the last column makes some terminals wrap.
             width: width.saturating_sub(1).max(20),
             lines: Vec::new(),
+            brief: false,
         }
     }
 
@@ -369,14 +373,16 @@ pub fn ungraded_step_lines(out: &mut Lines, exercise: &Exercise) {
 
 /// The step to work on, with its goal.
 pub fn goal_line(out: &mut Lines, exercise: &Exercise, step: StepName) {
-    if let Some(description) = exercise.manifest.step(step) {
-        out.labelled(
-            0,
-            &format!("Step  {step}:"),
-            Some(Paint::Bold),
-            &description.goal,
-            None,
-        );
+    let Some(description) = exercise.manifest.step(step) else {
+        return;
+    };
+    let label = format!("Step  {step}:");
+    if out.brief {
+        let goal = for_terminal(&description.goal, false);
+        let rest = format!(" {goal}");
+        out.parts(&[Part::painted(&label, Paint::Bold), Part::plain(&rest)]);
+    } else {
+        out.labelled(0, &label, Some(Paint::Bold), &description.goal, None);
     }
 }
 
@@ -393,7 +399,7 @@ pub fn failing_case(out: &mut Lines, exercise: &Exercise, case: &CaseReport, roo
         case.status.word()
     );
     out.push(cut_to_styled(look, &title, Paint::Bad, "", out.width));
-    if !case.proves.is_empty() {
+    if !case.proves.is_empty() && !out.brief {
         out.text(2, &case.proves, None);
     }
     if let Some(reason) = &case.reason {

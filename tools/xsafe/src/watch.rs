@@ -347,11 +347,16 @@ impl Watch {
         // Quoted output and further reading give way until the screen
         // fits (the rest of it is short).
         let mut room = 40;
+        let mut brief = false;
         let (mut lines, mut status_row, mut tail) =
-            self.layout(app, look, usize::from(width), room);
+            self.layout(app, look, usize::from(width), room, brief);
         while lines.len() > height && room > 3 {
             room = room.saturating_sub(lines.len() - height).clamp(3, room - 1);
-            (lines, status_row, tail) = self.layout(app, look, usize::from(width), room);
+            (lines, status_row, tail) = self.layout(app, look, usize::from(width), room, brief);
+        }
+        if lines.len() > height {
+            brief = true;
+            (lines, status_row, tail) = self.layout(app, look, usize::from(width), room, brief);
         }
         if lines.len() > height {
             // Still too tall: the middle gives way; the header, and what
@@ -382,10 +387,12 @@ impl Watch {
         look: Look,
         width: usize,
         room: usize,
+        brief: bool,
     ) -> (Vec<String>, Option<usize>, usize) {
         let exercise = self.exercise(app);
         let standings = app.standings();
         let mut out = Lines::new(look, width);
+        out.brief = brief;
         if self.mode == Mode::AllDone {
             let lines = all_done(app, look, width, &standings);
             let tail = lines.len();
