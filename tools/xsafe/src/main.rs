@@ -98,7 +98,7 @@ enum Commands {
         #[arg(long)]
         no_open: bool,
         /// Install mdbook into target/tools first if no suitable one is
-        /// found (about 2 minutes on 2 cores, once).
+        /// found (2 to 3 minutes on 2 cores, once).
         #[arg(long)]
         install: bool,
     },

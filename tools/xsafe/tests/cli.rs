@@ -777,7 +777,7 @@ fn book_without_mdbook_explains() {
         .code(2)
         .stderr(contains("does not run"))
         .stderr(contains("cargo xsafe book --install"))
-        .stderr(contains("about 2 minutes"));
+        .stderr(contains("2 to 3 minutes"));
 }
 
 /// A folder that is not the course is refused with a clear message.
