@@ -259,7 +259,7 @@ impl Watch {
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => return Ok(Some(Next::Quit)),
             KeyCode::Char('l') => return Ok(Some(Next::List)),
-            KeyCode::Char('h') if self.mode != Mode::AllDone => {
+            KeyCode::Char('h') if self.mode == Mode::Working => {
                 let step = self.step(app);
                 self.hint = hints::next(&app.course, self.exercise(app), step);
                 if self.hint.is_none() {
