@@ -132,3 +132,65 @@ pub fn further_reading(course: &Course, exercise: &Exercise) -> Vec<String> {
         .map(|item| item.replace(['<', '>'], ""))
         .collect()
 }
+
+/// A place in a learner file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The file, relative to the exercise (`src/tree.rs`).
+    pub relative: String,
+    /// The file.
+    pub path: PathBuf,
+    /// The line, from 1.
+    pub line: usize,
+}
+
+impl Place {
+    /// `src/tree.rs:21`.
+    pub fn shown(&self) -> String {
+        format!("{}:{}", self.relative, self.line)
+    }
+}
+
+/// The places the starter marks as work for `step`: lines with
+/// `TODO(step):` in the learner files, in file order.
+pub fn todo_places(exercise: &Exercise, step: &str) -> Vec<Place> {
+    let marker = format!("TODO({step}):");
+    let mut places = Vec::new();
+    for (relative, path) in exercise.learner_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            if line.contains(&marker) {
+                places.push(Place {
+                    relative: relative.clone(),
+                    path: path.clone(),
+                    line: number + 1,
+                });
+            }
+        }
+    }
+    places
+}
+
+/// The learner file a compiler's error points at (its first `-->` line
+/// under `exercises/NAME/`), if it is one of the learner files.
+pub fn error_place(exercise: &Exercise, rendered: &str) -> Option<Place> {
+    let prefix = format!("exercises/{}/", exercise.name());
+    rendered.lines().find_map(|line| {
+        let location = line.trim_start().strip_prefix("--> ")?;
+        let relative_location = location.strip_prefix(&prefix)?;
+        let mut parts = relative_location.split(':');
+        let relative = parts.next()?.to_owned();
+        let line = parts.next()?.parse().ok()?;
+        exercise
+            .learner_files()
+            .into_iter()
+            .find(|(known, _)| *known == relative)
+            .map(|(relative, path)| Place {
+                relative,
+                path,
+                line,
+            })
+    })
+}

@@ -386,6 +386,31 @@ pub fn goal_line(out: &mut Lines, exercise: &Exercise, step: StepName) {
     }
 }
 
+/// Where the starter marks the step's work (`TODO(step):` lines): the
+/// first place as a link, and how many more there are.
+pub fn todo_line(out: &mut Lines, exercise: &Exercise, step: StepName) {
+    let places = crate::course::todo_places(exercise, step.as_str());
+    let Some(first) = places.first() else {
+        return;
+    };
+    let shown = first.shown();
+    let files: std::collections::BTreeSet<&str> =
+        places.iter().map(|place| place.relative.as_str()).collect();
+    let rest = match places.len() {
+        1 => format!("  marked TODO({step})"),
+        count => format!(
+            "  and {} more marked TODO({step}), in {}",
+            count - 1,
+            files.into_iter().collect::<Vec<_>>().join(", ")
+        ),
+    };
+    out.parts(&[
+        Part::painted("Work  ", Paint::Bold),
+        Part::link(&shown, &first.path),
+        Part::painted(&rest, Paint::Dim),
+    ]);
+}
+
 /// The first failing case: what it proves, why it failed, its details in
 /// at most `room` lines.
 pub fn failing_case(out: &mut Lines, exercise: &Exercise, case: &CaseReport, room: usize) {
@@ -533,6 +558,7 @@ pub fn plain_report(
     } else if let Some(case) = report.first_failing() {
         if let Some(step) = StepName::parse(&case.step) {
             goal_line(&mut out, exercise, step);
+            todo_line(&mut out, exercise, step);
             out.blank();
         }
         failing_case(&mut out, exercise, case, usize::MAX);

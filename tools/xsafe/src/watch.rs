@@ -11,7 +11,9 @@
 //! The loop returns what to do next ([`Next`]): list, or quit.
 
 use crate::app::{App, Event, Next};
-use crate::course::{CourseDirs, Exercise, ExerciseInfo, further_reading, slashed};
+use crate::course::{
+    CourseDirs, Exercise, ExerciseInfo, Place, error_place, further_reading, slashed, todo_places,
+};
 use crate::hints::{self, Hint};
 use crate::progress::{self, Stage, State};
 use crate::reset;
@@ -280,9 +282,15 @@ impl Watch {
                 self.mode = Mode::ConfirmReset;
             }
             KeyCode::Char('n') if self.mode == Mode::Done => self.next_exercise(app),
-            KeyCode::Char('e') if self.mode != Mode::AllDone => self.edit(app, 0),
+            KeyCode::Char('e') if self.mode != Mode::AllDone => {
+                let file = self
+                    .place_to_edit(app)
+                    .map(|place| (place.relative, place.path));
+                self.edit(app, file);
+            }
             KeyCode::Char(digit @ '1'..='9') if self.mode != Mode::AllDone => {
-                self.edit(app, digit as usize - '1' as usize);
+                let files = self.exercise(app).learner_files();
+                self.edit(app, files.get(digit as usize - '1' as usize).cloned());
             }
             _ => return Ok(None),
         }
@@ -290,12 +298,36 @@ impl Watch {
         Ok(None)
     }
 
-    fn edit(&mut self, app: &mut App, number: usize) {
-        let files = self.exercise(app).learner_files();
-        let Some((relative, file)) = files.get(number) else {
+    /// The file to edit now: where the compiler's first error is, else
+    /// the first place the starter marks `TODO(step)` for the step, else
+    /// the crate's root.
+    fn place_to_edit(&self, app: &App) -> Option<Place> {
+        let exercise = self.exercise(app);
+        if let Some(errors) = self.report.as_ref().and_then(|r| r.crate_errors.as_deref()) {
+            return error_place(exercise, errors);
+        }
+        let step = self.step(app);
+        todo_places(exercise, step.as_str())
+            .into_iter()
+            .next()
+            .or_else(|| {
+                exercise
+                    .learner_files()
+                    .into_iter()
+                    .find(|(relative, _)| relative == "src/lib.rs")
+                    .map(|(relative, path)| Place {
+                        relative,
+                        path,
+                        line: 1,
+                    })
+            })
+    }
+
+    fn edit(&mut self, app: &mut App, file: Option<(String, PathBuf)>) {
+        let Some((relative, file)) = file else {
             return;
         };
-        self.message = match app.edit(file) {
+        self.message = match app.edit(&file) {
             Ok(()) => Some(format!(
                 "Opened {relative} with {}.",
                 app.options
@@ -434,7 +466,9 @@ impl Watch {
                 );
             }
             (None, None) => {
-                screen::goal_line(&mut out, exercise, self.step(app));
+                let step = self.step(app);
+                screen::goal_line(&mut out, exercise, step);
+                screen::todo_line(&mut out, exercise, step);
             }
             (Some(report), None) if report.crate_errors.is_some() => {
                 screen::not_compiling(&mut out, exercise, report, room);
@@ -446,6 +480,7 @@ impl Watch {
                 Some(case) => {
                     if let Some(step) = StepName::parse(&case.step) {
                         screen::goal_line(&mut out, exercise, step);
+                        screen::todo_line(&mut out, exercise, step);
                         out.blank();
                     }
                     screen::failing_case(&mut out, exercise, case, room);
@@ -489,7 +524,12 @@ impl Watch {
                 Some(Paint::Dim),
             );
         }
-        for line in screen::keys_line(look, &self.keys(app), out.width) {
+        let keys = self.keys(app);
+        let keys: Vec<(&str, &str)> = keys
+            .iter()
+            .map(|(key, what)| (*key, what.as_str()))
+            .collect();
+        for line in screen::keys_line(look, &keys, out.width) {
             out.push(line);
         }
         (out.lines, Some(status_row), tail)
@@ -534,29 +574,40 @@ impl Watch {
     }
 
     /// The keys of this moment.
-    fn keys(&self, app: &App) -> Vec<(&'static str, &'static str)> {
+    fn keys(&self, app: &App) -> Vec<(&'static str, String)> {
+        let keys = |list: &[(&'static str, &str)]| {
+            list.iter()
+                .map(|&(key, what)| (key, what.to_owned()))
+                .collect::<Vec<_>>()
+        };
         match self.mode {
-            Mode::ConfirmReset => vec![
+            Mode::ConfirmReset => keys(&[
                 ("y", "reset to the starter (your files are backed up first)"),
                 ("n", "keep my files"),
-            ],
-            Mode::AllDone => vec![("l", "list"), ("q", "quit")],
+            ]),
+            Mode::AllDone => keys(&[("l", "list"), ("q", "quit")]),
             Mode::Done | Mode::Working => {
-                let mut keys = Vec::new();
+                let mut list = Vec::new();
                 if self.mode == Mode::Done {
-                    keys.push(("n", "next exercise"));
+                    list.push(("n", "next exercise".to_owned()));
                 }
                 if self.mode == Mode::Working {
-                    keys.push(("h", "hint"));
+                    list.push(("h", "hint".to_owned()));
                 }
                 if app.options.editor.is_some() {
-                    keys.push(("e/1-9", "open a file in your editor"));
+                    let file = self
+                        .place_to_edit(app)
+                        .map_or_else(|| "a file".to_owned(), |place| place.relative);
+                    list.push(("e", format!("edit {file}")));
+                    list.push(("1-9", "edit that file".to_owned()));
                 }
-                keys.push(("r", "grade again"));
-                keys.push(("l", "list"));
-                keys.push(("x", "reset"));
-                keys.push(("q", "quit"));
-                keys
+                list.extend(keys(&[
+                    ("r", "grade again"),
+                    ("l", "list"),
+                    ("x", "reset"),
+                    ("q", "quit"),
+                ]));
+                list
             }
         }
     }

@@ -330,6 +330,7 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
         "exercises/ordered-tree/",
         "src/tree.rs",
         "Step  enforcement: Make the tree module the only code",
+        "Work  src/set.rs:20  and 7 more marked TODO(enforcement), in src/set.rs, src/tree.rs",
         "q quit",
     ] {
         assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
@@ -358,8 +359,9 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
 
 /// Keys act at once, without Enter, and are not echoed; each grade and
 /// each key redraws the whole screen (nothing piles up or scrolls off),
-/// fitted to a narrow terminal (no line wraps); `e` opens the first
-/// learner file in the editor and the screen comes back; `r` grades again.
+/// fitted to a narrow terminal (no line wraps); `e` opens the file of the
+/// step's first `TODO` in the editor and the screen comes back, `2` the
+/// second learner file; `r` grades again.
 #[test]
 fn single_keys_redraw_a_fitted_screen() {
     let _turn = turn();
@@ -391,14 +393,20 @@ fn single_keys_redraw_a_fitted_screen() {
     term.keys("r");
     term.wait_for("Grade 2 took", GRADE);
     term.keys("e");
-    let screen = term.wait_for("Opened src/iter.rs", SHOW);
+    let screen = term.wait_for("Opened src/set.rs", SHOW);
     assert!(screen.contains("Exercise 1 of 5"), "{screen}");
+    term.keys("2");
+    term.wait_for("Opened src/lib.rs", SHOW);
     let opened = std::fs::read_to_string(&editor_log).expect("the editor ran");
+    let opened: Vec<&str> = opened.lines().collect();
+    assert_eq!(opened.len(), 2, "{opened:?}");
     assert!(
-        opened
-            .trim_end()
-            .ends_with("exercises/ordered-tree/src/iter.rs"),
-        "{opened}"
+        opened[0].ends_with("exercises/ordered-tree/src/set.rs"),
+        "{opened:?}"
+    );
+    assert!(
+        opened[1].ends_with("exercises/ordered-tree/src/lib.rs"),
+        "{opened:?}"
     );
 
     let screen = term.contents();
@@ -433,6 +441,7 @@ fn a_crate_that_does_not_compile_is_its_own_state() {
     );
     assert!(!screen.contains("✗ definition/"), "{screen}");
     assert!(!screen.contains("Step  "), "{screen}");
+    assert!(!screen.contains("Work  "), "{screen}");
     assert!(
         screen.contains("not graded: your crate does not compile"),
         "{screen}"
