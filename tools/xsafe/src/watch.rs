@@ -599,7 +599,7 @@ impl Watch {
                         .place_to_edit(app)
                         .map_or_else(|| "a file".to_owned(), |place| place.relative);
                     list.push(("e", format!("edit {file}")));
-                    list.push(("1-9", "edit that file".to_owned()));
+                    list.push(("1-9", "edit file [n]".to_owned()));
                 }
                 list.extend(keys(&[
                     ("r", "grade again"),
