@@ -62,11 +62,14 @@ impl Lines {
         let mut line = String::new();
         let mut used = 0;
         for part in parts {
-            let width = textwrap::core::display_width(part.text);
+            // A file name can hold control characters: they are shown, not
+            // obeyed.
+            let escaped = for_terminal(part.text, false);
+            let width = textwrap::core::display_width(&escaped);
             let (text, last) = if used + width > self.width {
-                (cut_to(part.text, self.width.saturating_sub(used)), true)
+                (cut_to(&escaped, self.width.saturating_sub(used)), true)
             } else {
-                (part.text.to_owned(), false)
+                (escaped, false)
             };
             let painted = match part.paint {
                 Some(paint) => self.look.paint(paint, &text),
@@ -297,10 +300,11 @@ fn files_lines(out: &mut Lines, exercise: &Exercise, numbered: bool) {
     let mut line = lead;
     let mut used = lead_width;
     for (number, (relative, absolute)) in exercise.learner_files().iter().enumerate() {
+        let relative = for_terminal(relative, false);
         let shown = if numbered && number < 9 {
             format!("[{}] {relative}", number + 1)
         } else {
-            relative.clone()
+            relative
         };
         let width = textwrap::core::display_width(&shown) + 2;
         if used + width > out.width && used > lead_width {
@@ -655,6 +659,14 @@ mod tests {
             "{:#?}",
             out.lines
         );
+    }
+
+    /// Parts of a line (file names among them) are shown, not obeyed.
+    #[test]
+    fn parts_are_escaped() {
+        let mut out = Lines::new(PLAIN, 80);
+        out.parts(&[Part::plain("src/\u{1b}[2Jx.rs")]);
+        assert!(!out.lines[0].contains('\u{1b}'), "{:?}", out.lines);
     }
 
     fn display_width(text: &str) -> usize {
