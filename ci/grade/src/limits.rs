@@ -367,6 +367,25 @@ impl Capture {
     }
 }
 
+/// Kills every child that [`run_bounded`] started and that still runs,
+/// with its process group. For a program that quits while a grade runs in
+/// one of its threads (the learner's tool, when the learner quits during
+/// a build): no build is left running behind it, holding the target
+/// directory's lock.
+pub fn stop_running() {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{Signal, killpg};
+        use nix::unistd::Pid;
+        let running = RUNNING.lock().unwrap_or_else(PoisonError::into_inner);
+        for &pid in running.iter() {
+            if let Ok(pid) = i32::try_from(pid) {
+                let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
+    }
+}
+
 fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {

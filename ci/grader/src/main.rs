@@ -11,19 +11,17 @@
 //! submission, a revision that does not exist).
 
 mod grading;
-mod render;
-mod report;
 mod slot;
 
 use anstream::{eprintln, println};
 use clap::{Parser, ValueEnum};
 use grading::{Event, Plan};
 use indicatif::{ProgressBar, ProgressStyle};
-use report::{Ignored, Report, Setting};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use xsafe_grade::{Course, Isolation, Limits, Toolchain};
+use xsafe_report::{Ignored, Report, Setting, model as report, render};
 use xsafe_sandbox::submission;
 
 /// Grade a student's copy of the X-safe Rust course.
@@ -332,8 +330,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         exercises,
         started.elapsed(),
     );
-    let json =
-        || serde_json::to_string_pretty(&report).map_err(|err| format!("cannot write JSON: {err}"));
+    let json = || render::json(&report).map_err(|err| format!("cannot write JSON: {err}"));
     let junit = || render::junit(&report).map_err(|err| format!("cannot write JUnit XML: {err}"));
     if let Some(path) = &cli.json {
         write_report(path, &json()?)?;

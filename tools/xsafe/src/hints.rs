@@ -1,50 +1,72 @@
-//! Hints, one at a time. How many of an exercise's hints the learner has
-//! seen is kept in `target/xsafe/hints.json`: safe to delete (the hints then
-//! start again from the first).
+//! Hints, one at a time, for the step the learner is on: the step of the
+//! first case that does not pass. How many of each step's hints were shown
+//! is kept in the tool's state (`target/xsafe/state.json`); `reset`
+//! clears an exercise's counts.
 
-use crate::course::{Course, CourseDirs, Exercise};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use crate::course::{Course, Exercise};
+use crate::progress::State;
+use xsafe_grade::StepName;
 
-fn state_file(course: &Course) -> PathBuf {
-    course.work_dir().join("hints.json")
+/// A hint to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    /// The step it is for.
+    pub step: StepName,
+    /// Its number, from 1.
+    pub number: usize,
+    /// How many hints the step has.
+    pub count: usize,
+    /// The hint.
+    pub text: String,
 }
 
-fn load(course: &Course) -> BTreeMap<String, usize> {
-    std::fs::read_to_string(state_file(course))
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
+impl Hint {
+    /// Whether it is the step's last hint.
+    pub fn is_last(&self) -> bool {
+        self.number == self.count
+    }
+
+    /// `Hint 2 of 4 for the enforcement step`.
+    pub fn title(&self) -> String {
+        format!(
+            "Hint {} of {} for the {} step",
+            self.number, self.count, self.step
+        )
+    }
+
+    /// What follows the last hint.
+    pub const AFTER_LAST: &'static str = "That was the last hint for this step. The chapter's \"The exercise\" section and the cases in grading/cases/ say what is asked.";
 }
 
-/// The next hint of `exercise` as (number, total, step, text), and records
-/// that it was shown. After the last hint, the last one is shown again.
-pub fn next(course: &Course, exercise: &Exercise) -> Option<(usize, usize, String, String)> {
-    let hints: Vec<(String, String)> = exercise
-        .manifest
-        .steps
-        .iter()
-        .flat_map(|step| {
-            step.hints
-                .iter()
-                .map(move |hint| (step.name.as_str().to_owned(), hint.clone()))
-        })
-        .collect();
+/// The next hint of `step`, recorded as shown. After the last one, the
+/// last one again. `None` when the step has no hints.
+pub fn next(course: &Course, exercise: &Exercise, step: StepName) -> Option<Hint> {
+    let hints = &exercise.manifest.step(step)?.hints;
     if hints.is_empty() {
         return None;
     }
-    let mut seen = load(course);
-    let shown = seen.entry(exercise.name().to_owned()).or_insert(0);
-    let index = (*shown).min(hints.len() - 1);
-    *shown = index + 1;
-    let path = state_file(course);
-    if let Some(parent) = path.parent() {
-        let _ = std::fs::create_dir_all(parent);
-    }
-    if let Ok(text) = serde_json::to_string_pretty(&seen) {
-        // Losing the count only means a hint may be shown twice.
-        let _ = std::fs::write(&path, text);
-    }
-    let (step, text) = hints[index].clone();
-    Some((index + 1, hints.len(), step, text))
+    let index = State::update(course, |state| {
+        let shown = state
+            .hints
+            .entry(exercise.name().to_owned())
+            .or_default()
+            .entry(step.as_str().to_owned())
+            .or_insert(0);
+        let index = (*shown).min(hints.len() - 1);
+        *shown = index + 1;
+        index
+    });
+    Some(Hint {
+        step,
+        number: index + 1,
+        count: hints.len(),
+        text: hints[index].clone(),
+    })
+}
+
+/// Forgets which hints of `exercise` were shown.
+pub fn clear(course: &Course, exercise: &Exercise) {
+    State::update(course, |state| {
+        state.hints.remove(exercise.name());
+    });
 }

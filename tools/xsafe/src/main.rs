@@ -1,82 +1,116 @@
 //! `cargo xsafe`: the X-safe Rust learner's command.
 //!
-//! With no command it watches: it grades the first exercise that is not
-//! complete, shows the result step by step, re-grades on every save and
-//! moves on when the exercise is complete. The other commands list progress,
-//! give hints, grade without watching, reset an exercise to its starter and
-//! serve the book. Progress is never stored: it is whatever grading says.
+//! With no command it watches: it shows the current exercise at once (what
+//! to read, what to edit, the step's goal), grades it, and grades it again
+//! on every save; keys give hints, the list, a reset, an editor. The other
+//! commands list progress, give a hint, grade once, reset an exercise to
+//! its starter and open the book; each one that takes an exercise takes
+//! the current one by default. Progress comes from the learner files and
+//! the grades recorded for them (see `progress`), never from grading
+//! everything.
 //!
 //! Exit codes: 0 success; 1 the command ran and something failed (a grade,
-//! mdbook); 2 the command could not run (bad arguments, no course, no git).
+//! mdbook); 2 the command could not run (bad arguments, no course, no
+//! terminal, no git).
 
+mod app;
+mod book;
 mod course;
+mod editor;
+mod grading;
 mod hints;
-mod report;
+mod list;
+mod progress;
 mod reset;
+mod screen;
 mod term;
 mod watch;
 
-use anstream::println;
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use course::{Course, Exercise};
+use progress::State;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
-use term::Paint;
+use std::process::ExitCode;
+use term::{Look, Paint};
 
 /// The X-safe Rust course: teach the compiler your invariants, exercise by
-/// exercise. With no command, watch: grade the current exercise on every save.
+/// exercise. With no command, watch: show the current exercise and grade it
+/// on every save.
 #[derive(Debug, Parser)]
 #[command(name = "cargo xsafe", bin_name = "cargo xsafe", version, about)]
 struct Cli {
     /// The course's root folder (by default, the one this tool was built from).
     #[arg(long, global = true, value_name = "DIR")]
     course: Option<PathBuf>,
+    /// Do not watch files (for file systems where watching fails, such as
+    /// WSL's Windows drives or network mounts): grade with `r`.
+    #[arg(long, global = true)]
+    manual_run: bool,
+    /// The command that opens a file in your editor (`code`, `vim`,
+    /// `subl -w`); the file's path is added last. By default `code` in a VS
+    /// Code terminal, else $VISUAL or $EDITOR.
+    #[arg(long, global = true, value_name = "CMD", env = "XSAFE_EDITOR")]
+    editor: Option<String>,
     #[command(subcommand)]
     command: Option<Commands>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Commands {
-    /// Grade the first incomplete exercise, then again on every save (the default).
+    /// Show the current exercise and grade it on every save (the default).
     Watch,
-    /// Grade every exercise and show each step's state and the course's progress.
+    /// Every exercise's state and points, without grading; interactive on a
+    /// terminal.
     #[command(alias = "status")]
     List,
-    /// Show the next hint for an exercise (one more each time you ask).
+    /// Show the next hint for the step you are on (one more each time).
     Hint {
-        /// The exercise, such as `ordered-tree`.
-        exercise: String,
+        /// The exercise (by default, the current one), such as `ordered-tree`.
+        exercise: Option<String>,
     },
-    /// Grade without watching; exit code 0 only if every case passes.
+    /// Grade once; exit code 0 only if every case passes.
     Check {
-        /// The exercise to grade.
-        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        /// The exercise to grade (by default, the current one).
+        #[arg(conflicts_with = "all")]
         exercise: Option<String>,
         /// Grade every exercise.
         #[arg(long)]
         all: bool,
+        /// How to print the result.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Put an exercise's starter back, after backing up your files.
     Reset {
-        /// The exercise to reset.
-        exercise: String,
+        /// The exercise to reset (by default, the current one).
+        exercise: Option<String>,
         /// Do not ask for confirmation (needed when not on a terminal).
         #[arg(long)]
         yes: bool,
     },
-    /// Build the book with mdbook and serve it on localhost.
+    /// Serve the book with mdbook and open the current exercise's chapter.
     Book {
         /// Only build the book into book/book; do not serve it.
         #[arg(long)]
         no_serve: bool,
-        /// Open the current exercise's chapter in a browser.
+        /// Do not open a browser.
         #[arg(long)]
-        open: bool,
-        /// Install mdbook into target/tools first if it is not found.
+        no_open: bool,
+        /// Install mdbook into target/tools first if no suitable one is
+        /// found (2 to 3 minutes on 2 cores, once).
         #[arg(long)]
         install: bool,
     },
+}
+
+/// How `check` prints a grade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// For people: steps, the first failing case, what to do.
+    Text,
+    /// The report model as JSON (the grader's `exercises[]` entries).
+    Json,
 }
 
 /// The command ran, and what it checked failed.
@@ -84,12 +118,11 @@ pub(crate) const FAILED: u8 = 1;
 /// The command could not run.
 pub(crate) const CANNOT_RUN: u8 = 2;
 
-const MDBOOK_VERSION: &str = "0.5.4";
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = cli
         .course
+        .clone()
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let course = match Course::load(&root) {
         Ok(course) if !course.exercises.is_empty() => course,
@@ -104,28 +137,80 @@ fn main() -> ExitCode {
             return ExitCode::from(CANNOT_RUN);
         }
     };
+    let editor = match editor::Editor::find(cli.editor.as_deref()) {
+        Ok(editor) => editor,
+        Err(err) => {
+            term::error(&err);
+            return ExitCode::from(CANNOT_RUN);
+        }
+    };
+    let options = app::Options {
+        manual_run: cli.manual_run,
+        editor,
+    };
     match cli.command.unwrap_or(Commands::Watch) {
-        Commands::Watch => watch::watch(&course),
-        Commands::List => list(&course),
-        Commands::Hint { exercise } => match find(&course, &exercise) {
-            Some(exercise) => hint(&course, exercise),
+        Commands::Watch => interactive(course, options, app::Next::Watch),
+        Commands::List if term::interactive() => interactive(course, options, app::Next::List),
+        Commands::List => list::plain(&course),
+        Commands::Hint { exercise } => match chosen(&course, exercise.as_deref()) {
+            Some(index) => hint(&course, index),
             None => ExitCode::from(CANNOT_RUN),
         },
-        Commands::Check { exercise, all } => check(&course, exercise.as_deref(), all),
-        Commands::Reset { exercise, yes } => match find(&course, &exercise) {
-            Some(exercise) => reset_command(&course, exercise, yes),
+        Commands::Check {
+            exercise,
+            all,
+            format,
+        } => {
+            let chosen: Vec<usize> = if all {
+                (0..course.exercises.len()).collect()
+            } else {
+                match chosen(&course, exercise.as_deref()) {
+                    Some(index) => vec![index],
+                    None => return ExitCode::from(CANNOT_RUN),
+                }
+            };
+            check(&course, &chosen, format)
+        }
+        Commands::Reset { exercise, yes } => match chosen(&course, exercise.as_deref()) {
+            Some(index) => reset_command(&course, &course.exercises[index], yes),
             None => ExitCode::from(CANNOT_RUN),
         },
         Commands::Book {
             no_serve,
-            open,
+            no_open,
             install,
-        } => book(&course, !no_serve, open, install),
+        } => book::book(
+            &course,
+            book::BookOptions {
+                serve: !no_serve,
+                open: !no_open,
+                install,
+            },
+        ),
     }
 }
 
-fn find<'a>(course: &'a Course, name: &str) -> Option<&'a Exercise> {
-    let found = course.exercise(name);
+/// The interactive tool, which needs a terminal.
+fn interactive(course: Course, options: app::Options, first: app::Next) -> ExitCode {
+    if !term::interactive() {
+        term::error("watching needs a terminal (standard input and output are not one)");
+        eprintln!(
+            "  `cargo xsafe check` grades the current exercise without one, and `cargo xsafe list` lists the exercises."
+        );
+        return ExitCode::from(CANNOT_RUN);
+    }
+    app::run(course, options, first)
+}
+
+/// The exercise called `name`, or the current one.
+fn chosen(course: &Course, name: Option<&str>) -> Option<usize> {
+    let Some(name) = name else {
+        let state = State::load(course);
+        let toolchain = progress::toolchain(&course.root);
+        let standings = progress::standings(course, &state, &toolchain);
+        return Some(progress::current(course, &state, &standings));
+    };
+    let found = course.exercises.iter().position(|e| e.name() == name);
     if found.is_none() {
         let names: Vec<&str> = course.exercises.iter().map(Exercise::name).collect();
         term::error(&format!(
@@ -136,103 +221,105 @@ fn find<'a>(course: &'a Course, name: &str) -> Option<&'a Exercise> {
     found
 }
 
-/// `list`: every exercise and step, and a progress bar for the course.
-pub(crate) fn list(course: &Course) -> ExitCode {
-    let mut earned = 0;
-    let mut total = 0;
-    let mut all_complete = true;
-    for (number, exercise) in course.exercises.iter().enumerate() {
-        match report::grade(course, exercise) {
-            Ok((grade, _)) => {
-                let complete = report::is_complete(&grade);
-                all_complete &= complete;
-                earned += grade.points();
-                total += grade.manifest.total_points();
-                let state = if complete {
-                    Paint::Good.paint("complete")
-                } else {
-                    Paint::Bad.paint("in progress")
-                };
-                println!(
-                    "{}. {} ({}): {state}, {}/{} points",
-                    number + 1,
-                    Paint::Bold.paint(exercise.name()),
-                    grade.manifest.title,
-                    grade.points(),
-                    grade.manifest.total_points()
-                );
-                report::print_steps(&grade);
-            }
-            Err(err) => {
-                all_complete = false;
-                total += exercise.manifest.total_points();
-                println!("{}. {}: cannot grade: {err}", number + 1, exercise.name());
-            }
+/// `hint`: the next hint for the step of the first failing case. The step
+/// comes from the grade recorded for the current files; when there is
+/// none and the files changed, the exercise is graded first.
+fn hint(course: &Course, index: usize) -> ExitCode {
+    let exercise = &course.exercises[index];
+    let toolchain = progress::toolchain(&course.root);
+    let mut standing = progress::standing(&State::load(course), exercise, &toolchain);
+    if standing.recorded.is_none() && standing.stage == progress::Stage::InProgress {
+        term::status(
+            "Grading",
+            &format!("{} to find the step you are on", exercise.name()),
+        );
+        if let Err(err) = grading::grade(course, index, &toolchain).result {
+            term::error(&format!("cannot grade {}: {err}", exercise.name()));
+            return ExitCode::from(CANNOT_RUN);
         }
+        standing = progress::standing(&State::load(course), exercise, &toolchain);
     }
-    let percent = (u64::from(earned) * 100)
-        .checked_div(u64::from(total))
-        .unwrap_or(0);
-    println!(
-        "\nCourse: {} {earned}/{total} points ({percent}%)",
-        report::bar(earned as usize, total as usize, 30)
-    );
-    if all_complete {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(FAILED)
+    if standing.stage == progress::Stage::Done {
+        println!(
+            "{} is done: every case passes. Compare with {}.",
+            exercise.name(),
+            course::ExerciseInfo::solution_dir(exercise)
+        );
+        return ExitCode::SUCCESS;
     }
-}
-
-/// `hint`: the next hint of an exercise.
-pub(crate) fn hint(course: &Course, exercise: &Exercise) -> ExitCode {
-    match hints::next(course, exercise) {
-        Some((number, count, step, text)) => {
+    let step = progress::step_without_grade(exercise, &standing);
+    let look = Look::stdout();
+    match hints::next(course, exercise, step) {
+        Some(hint) => {
             println!(
-                "{} {number} of {count} for {} ({step}):\n  {text}",
-                Paint::Bold.paint("Hint"),
+                "{} ({}):",
+                look.paint(Paint::Bold, &hint.title()),
                 exercise.name()
             );
-            if number == count {
-                println!(
-                    "  (That was the last hint; see also the chapter's \"The exercise\" section.)"
-                );
+            println!("  {}", hint.text);
+            if hint.is_last() {
+                println!("  {}", hints::Hint::AFTER_LAST);
             }
-            ExitCode::SUCCESS
         }
-        None => {
-            println!("{} has no hints.", exercise.name());
-            ExitCode::SUCCESS
-        }
+        None => println!("The {step} step of {} has no hints.", exercise.name()),
     }
+    ExitCode::SUCCESS
 }
 
-fn check(course: &Course, name: Option<&str>, all: bool) -> ExitCode {
-    let chosen: Vec<&Exercise> = if all {
-        course.exercises.iter().collect()
-    } else {
-        match name.and_then(|name| find(course, name)) {
-            Some(exercise) => vec![exercise],
-            None => return ExitCode::from(CANNOT_RUN),
+/// `check`: grades, prints each report, and a summary line.
+fn check(course: &Course, chosen: &[usize], format: Format) -> ExitCode {
+    let toolchain = progress::toolchain(&course.root);
+    let mut complete = 0;
+    let mut reports = Vec::new();
+    for &index in chosen {
+        let exercise = &course.exercises[index];
+        if std::io::stderr().is_terminal() || format == Format::Text {
+            term::status("Grading", exercise.name());
         }
-    };
-    let mut passed = 0;
-    for exercise in &chosen {
-        match report::grade(course, exercise) {
-            Ok((grade, took)) => {
-                report::print_report(exercise, &grade, took);
-                passed += usize::from(report::is_complete(&grade));
+        let graded = grading::grade(course, index, &toolchain);
+        match graded.result {
+            Ok(report) => {
+                complete += usize::from(report.is_complete());
+                if format == Format::Text {
+                    let state = State::load(course);
+                    let standings = progress::standings(course, &state, &toolchain);
+                    let lines = screen::plain_report(
+                        Look::stdout(),
+                        course,
+                        index,
+                        &standings,
+                        &report,
+                        graded.took,
+                    );
+                    for line in lines {
+                        println!("{line}");
+                    }
+                    println!();
+                }
+                reports.push(report);
             }
             Err(err) => {
                 term::error(&format!("cannot grade {}: {err}", exercise.name()));
                 return ExitCode::from(CANNOT_RUN);
             }
         }
-        println!();
     }
-    let failed = chosen.len() - passed;
-    let summary = format!("{passed} exercise(s) complete, {failed} not complete");
-    if failed == 0 {
+    if format == Format::Json {
+        match serde_json::to_string_pretty(&reports) {
+            Ok(json) => println!("{json}"),
+            Err(err) => {
+                term::error(&format!("cannot write JSON: {err}"));
+                return ExitCode::from(CANNOT_RUN);
+            }
+        }
+    }
+    let points: u32 = reports.iter().map(|report| report.points).sum();
+    let max: u32 = reports.iter().map(|report| report.max_points).sum();
+    let not_complete = chosen.len() - complete;
+    let summary = format!(
+        "{complete} exercise(s) complete, {not_complete} not complete; {points}/{max} points"
+    );
+    if not_complete == 0 {
         term::status("Finished", &summary);
         ExitCode::SUCCESS
     } else {
@@ -264,117 +351,17 @@ fn reset_command(course: &Course, exercise: &Exercise, yes: bool) -> ExitCode {
     }
     match reset::reset(course, exercise) {
         Ok(backup) => {
+            hints::clear(course, exercise);
             term::status("Backed up", &format!("your files to {}", backup.display()));
-            term::status("Reset", &format!("{} to its starter", exercise.name()));
+            term::status(
+                "Reset",
+                &format!("{} to its starter; its hints start again", exercise.name()),
+            );
             ExitCode::SUCCESS
         }
         Err(err) => {
             term::error(&format!("reset failed, nothing lost: {err}"));
             ExitCode::from(FAILED)
-        }
-    }
-}
-
-/// mdbook: `$XSAFE_MDBOOK` if set (and only it), else the copy in
-/// target/tools, else the one on the PATH.
-fn find_mdbook(root: &Path) -> Option<PathBuf> {
-    let candidates = match std::env::var_os("XSAFE_MDBOOK") {
-        Some(chosen) => vec![PathBuf::from(chosen)],
-        None => vec![
-            root.join("target/tools/bin/mdbook"),
-            PathBuf::from("mdbook"),
-        ],
-    };
-    candidates.into_iter().find(|candidate| {
-        Command::new(candidate)
-            .arg("--version")
-            .output()
-            .is_ok_and(|output| output.status.success())
-    })
-}
-
-/// The chapter of the first exercise that is not complete.
-fn current_chapter(course: &Course) -> String {
-    for exercise in &course.exercises {
-        if let Ok((grade, _)) = report::grade(course, exercise)
-            && !report::is_complete(&grade)
-        {
-            return exercise.manifest.chapter.clone();
-        }
-    }
-    course.exercises[0].manifest.chapter.clone()
-}
-
-fn book(course: &Course, serve: bool, open: bool, install: bool) -> ExitCode {
-    let root = &course.root;
-    let mdbook = match find_mdbook(root) {
-        Some(mdbook) => mdbook,
-        None if install => {
-            term::status(
-                "Installing",
-                &format!("mdbook {MDBOOK_VERSION} into target/tools (a few minutes, once)"),
-            );
-            let installed =
-                Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-                    .args(["install", "--locked", "mdbook", "--version"])
-                    .arg(format!("={MDBOOK_VERSION}"))
-                    .arg("--root")
-                    .arg(root.join("target/tools"))
-                    .status();
-            if !installed.is_ok_and(|status| status.success()) {
-                term::error("could not install mdbook");
-                return ExitCode::from(FAILED);
-            }
-            root.join("target/tools/bin/mdbook")
-        }
-        None => {
-            term::error("mdbook is not installed");
-            anstream::eprintln!(
-                "  run `cargo xsafe book --install` to install it into target/tools,"
-            );
-            anstream::eprintln!("  or `cargo install --locked mdbook@{MDBOOK_VERSION}`");
-            return ExitCode::from(CANNOT_RUN);
-        }
-    };
-    let book_dir = root.join("book");
-    let page = current_chapter(course).replace(".md", ".html");
-    let mut command = Command::new(&mdbook);
-    if serve {
-        term::status(
-            "Serving",
-            &format!("the book: your chapter is http://localhost:3000/{page} (Ctrl-C to stop)"),
-        );
-        command.arg("serve");
-        if open {
-            command.arg("--open");
-        }
-    } else {
-        term::status(
-            "Building",
-            &format!("the book into {}", book_dir.join("book").display()),
-        );
-        command.arg("build");
-    }
-    match command.arg(&book_dir).status() {
-        Ok(exit) if exit.success() => {
-            if !serve {
-                term::status(
-                    "Finished",
-                    &format!(
-                        "your chapter is {}",
-                        book_dir.join("book").join(&page).display()
-                    ),
-                );
-            }
-            ExitCode::SUCCESS
-        }
-        Ok(_) => {
-            term::error("mdbook failed; its messages are above");
-            ExitCode::from(FAILED)
-        }
-        Err(err) => {
-            term::error(&format!("cannot run {}: {err}", mdbook.display()));
-            ExitCode::from(CANNOT_RUN)
         }
     }
 }

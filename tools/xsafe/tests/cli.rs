@@ -1,27 +1,42 @@
 //! Drives the real `xsafe` binary on copies of the course, so that the
-//! repository itself is never changed. Every copy shares one target
-//! directory, so only the first grade builds from cold.
+//! repository itself is never changed: its commands as a script runs them,
+//! and its interactive screens in a pseudo-terminal (portable-pty), read
+//! back through a terminal emulator (vt100) as a learner would see them.
+//!
+//! No verdict depends on timing: a test waits for what it expects on the
+//! screen, with a generous limit, and fails with the screen it saw. Where a
+//! test needs a grade to be still running (the first screen comes before
+//! the first grade ends), the grade is held: `RUSTC` is a gate script that
+//! answers `--version` at once but waits for a file before answering the
+//! engine's first question (`--print=sysroot`), so the grade cannot end
+//! until the test opens the gate.
+//!
+//! Every copy shares one target directory for grading, so only the first
+//! grade builds from cold; one test grades at a time (see [`turn`]).
 
 use assert_cmd::Command;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use predicates::prelude::*;
 use predicates::str::contains;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-const LIMIT: Duration = Duration::from_secs(600);
+/// The longest a grade may take: a cold build of the grading workspace on
+/// a loaded 2-core machine.
+const GRADE: Duration = Duration::from_secs(900);
+/// The longest anything else may take to show (a redraw, the first screen).
+const SHOW: Duration = Duration::from_secs(60);
 
-/// One grading test at a time: the course copies share a target directory,
-/// and cargo gives the same crate in two copies of one workspace the same
-/// build hashes, so two copies built at once would overwrite each other.
-static ONE_COURSE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// One grading test at a time: the course copies share a target directory.
+static ONE_COURSE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn turn() -> std::sync::MutexGuard<'static, ()> {
+fn turn() -> MutexGuard<'static, ()> {
     ONE_COURSE_AT_A_TIME
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .unwrap_or_else(PoisonError::into_inner)
 }
 
 fn repo() -> PathBuf {
@@ -29,6 +44,10 @@ fn repo() -> PathBuf {
         .join("../..")
         .canonicalize()
         .expect("repo")
+}
+
+fn build_dir() -> PathBuf {
+    repo().join("target/xsafe/build")
 }
 
 /// A copy of the course (without build output and history) in
@@ -74,53 +93,598 @@ fn xsafe(course: &Path) -> Command {
     command
         .arg("--course")
         .arg(course)
-        .env("XSAFE_TARGET_DIR", repo().join("target/xsafe/build"))
-        .timeout(LIMIT);
+        .env("XSAFE_TARGET_DIR", build_dir())
+        .env_remove("XSAFE_EDITOR")
+        .env_remove("RUSTC")
+        .timeout(GRADE);
     command
 }
 
-fn apply_solution(course: &Path) {
-    let from = course.join("solutions/ordered-tree/src");
-    let to = course.join("exercises/ordered-tree/src");
+fn apply_solution(course: &Path, exercise: &str) {
+    let from = course.join("solutions").join(exercise).join("src");
+    let to = course.join("exercises").join(exercise).join("src");
     for entry in std::fs::read_dir(&from).expect("solution src") {
         let entry = entry.expect("entry");
         std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy solution file");
     }
 }
 
-/// A fresh course: the first exercise is graded, fails, and the report names
-/// the first failing case and what it proves.
+fn break_crate(course: &Path) {
+    let lib = course.join("exercises/ordered-tree/src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
+    text.push_str("\nfn broken( {\n");
+    std::fs::write(&lib, text).expect("write");
+}
+
+/// A gate for grades: `RUSTC` for the tool, which holds the engine's first
+/// question (`rustc --print=sysroot`) until [`Gate::open`].
+struct Gate {
+    script: PathBuf,
+    file: PathBuf,
+}
+
+impl Gate {
+    fn new(course: &Path) -> Gate {
+        let script = course.join("target/rustc-gate.sh");
+        let file = course.join("target/gate-open");
+        std::fs::create_dir_all(course.join("target")).expect("target");
+        let _ = std::fs::remove_file(&file);
+        // At most ten minutes shut, so that nothing is left waiting.
+        let text = format!(
+            "#!/bin/sh\nfor arg in \"$@\"; do\n  if [ \"$arg\" = --print=sysroot ]; then\n    n=0\n    while [ ! -e '{}' ] && [ $n -lt 6000 ]; do sleep 0.1; n=$((n+1)); done\n  fi\ndone\nexec rustc \"$@\"\n",
+            file.display()
+        );
+        std::fs::write(&script, text).expect("gate script");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        Gate { script, file }
+    }
+
+    fn open(&self) {
+        std::fs::write(&self.file, "").expect("open the gate");
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        self.open();
+    }
+}
+
+/// The tool in a pseudo-terminal, its output read into a terminal
+/// emulator.
+struct Term {
+    screen: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    input: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Term {
+    fn start(course: &Path, args: &[&str], size: (u16, u16), env: &[(&str, &str)]) -> Term {
+        let (rows, cols) = size;
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut command = CommandBuilder::new(assert_cmd::cargo::cargo_bin("xsafe"));
+        command.arg("--course");
+        command.arg(course);
+        command.args(args);
+        command.cwd(course);
+        command.env("TERM", "xterm-256color");
+        command.env("XSAFE_TARGET_DIR", build_dir());
+        command.env_remove("XSAFE_EDITOR");
+        command.env_remove("VISUAL");
+        command.env_remove("EDITOR");
+        command.env_remove("TERM_PROGRAM");
+        command.env_remove("RUSTC");
+        command.env_remove("NO_COLOR");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let child = pty.slave.spawn_command(command).expect("start xsafe");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("reader");
+        let input = pty.master.take_writer().expect("writer");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(rows).expect("rows"),
+            NonZeroU16::new(cols).expect("cols"),
+            1000,
+        )));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (thread_screen, thread_raw) = (screen.clone(), raw.clone());
+        std::thread::spawn(move || {
+            // Keeps the master alive as long as the reader runs.
+            let _master = pty.master;
+            let mut buffer = [0; 8192];
+            while let Ok(read) = reader.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                lock(&thread_screen).process(&buffer[..read]);
+                lock(&thread_raw).extend_from_slice(&buffer[..read]);
+            }
+        });
+        Term {
+            screen,
+            raw,
+            input,
+            child,
+        }
+    }
+
+    /// The screen's text now.
+    fn contents(&self) -> String {
+        lock(&self.screen).screen().contents()
+    }
+
+    /// Waits until the screen satisfies `ok`; panics with the screen after
+    /// `limit`.
+    fn wait_until(&self, what: &str, limit: Duration, ok: impl Fn(&str) -> bool) -> String {
+        let started = Instant::now();
+        loop {
+            let contents = self.contents();
+            if ok(&contents) {
+                return contents;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "the screen never showed {what} within {limit:?}; it shows:\n{contents}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until the screen contains `text`.
+    fn wait_for(&self, text: &str, limit: Duration) -> String {
+        self.wait_until(&format!("{text:?}"), limit, |screen| screen.contains(text))
+    }
+
+    /// Types `keys`, with no Enter.
+    fn keys(&mut self, keys: &str) {
+        self.input.write_all(keys.as_bytes()).expect("type");
+        self.input.flush().expect("flush");
+    }
+
+    /// Whether every row of the screen fits its width (none wrapped).
+    fn nothing_wraps(&self) -> bool {
+        let parser = lock(&self.screen);
+        let screen = parser.screen();
+        let (rows, _) = screen.size();
+        (0..rows.get()).all(|row| !screen.row_wrapped(row))
+    }
+
+    /// Lines that scrolled off the top: a redraw that clears leaves none.
+    fn scrolled_off(&self) -> usize {
+        lock(&self.screen).screen().scrollback_len()
+    }
+
+    /// Waits for the tool to exit and returns its exit code.
+    fn exit_code(&mut self, limit: Duration) -> u32 {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.exit_code();
+            }
+            assert!(
+                started.elapsed() < limit,
+                "the tool did not exit; the screen shows:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Term {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Warms the shared build directory and the course copy's grade cache for
+/// `exercise`, so that later grades take about a second.
+fn graded_once(course: &Path, exercise: &str) {
+    let _ = xsafe(course).args(["check", exercise]).output();
+}
+
+// ---------------------------------------------------------------------
+// The interactive tool, in a pseudo-terminal.
+// ---------------------------------------------------------------------
+
+/// The first screen is drawn before the first grade ends (the grade is
+/// held at its start): the exercise, its chapter as a path and a URL, the
+/// learner files as links, the step's goal, and that a grade runs. When
+/// the grade is let go, its result replaces the note.
 #[test]
-fn fresh_course_shows_the_first_exercise_failing() {
+fn the_first_screen_comes_before_the_first_grade_ends() {
     let _turn = turn();
-    let course = course_copy("fresh");
+    let course = course_copy("first-screen");
+    let gate = Gate::new(&course);
+    let script = gate.script.to_string_lossy().into_owned();
+    let mut term = Term::start(
+        &course,
+        &[],
+        (40, 110),
+        &[("RUSTC", &script), ("FORCE_HYPERLINK", "1")],
+    );
+    let screen = term.wait_for("Grading ordered-tree for the first time", SHOW);
+    for expected in [
+        "The first grade builds the exercise, its cases and their dependencies",
+        "Exercise 1 of 5: An ordered tree (ordered-tree)",
+        "Read  book/src/ordered-tree.md",
+        "http://localhost:3000/ordered-tree.html",
+        "exercises/ordered-tree/",
+        "src/tree.rs",
+        "Step  enforcement: Make the tree module the only code",
+        "Work  src/set.rs:20  and 7 more marked TODO(enforcement), in src/set.rs, src/tree.rs",
+        "q quit",
+    ] {
+        assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
+    }
+    assert!(
+        !screen.contains("Grade 1 took"),
+        "the grade is held, yet it ended:\n{screen}"
+    );
+    let raw = String::from_utf8_lossy(&lock(&term.raw)).into_owned();
+    let tree = course
+        .join("exercises/ordered-tree/src/tree.rs")
+        .canonicalize()
+        .expect("tree.rs");
+    assert!(
+        raw.contains(&format!("\x1b]8;;file://{}\x1b\\", tree.display())),
+        "the learner files are OSC 8 links"
+    );
+
+    gate.open();
+    let screen = term.wait_for("Grade 1 took", GRADE);
+    assert!(screen.contains("✗ enforcement/"), "{screen}");
+    assert!(!screen.contains("The first grade builds"), "{screen}");
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
+/// Keys act at once, without Enter, and are not echoed; each grade and
+/// each key redraws the whole screen (nothing piles up or scrolls off),
+/// fitted to a narrow terminal (no line wraps); `e` opens the file of the
+/// step's first `TODO` in the editor and the screen comes back, `2` the
+/// second learner file; `r` grades again.
+#[test]
+fn single_keys_redraw_a_fitted_screen() {
+    let _turn = turn();
+    let course = course_copy("keys");
+    graded_once(&course, "ordered-tree");
+    let editor_log = course.join("target/editor.log");
+    let editor = course.join("target/editor.sh");
+    std::fs::write(
+        &editor,
+        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", editor_log.display()),
+    )
+    .expect("editor script");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let editor = editor.to_string_lossy().into_owned();
+    let mut term = Term::start(&course, &[], (30, 64), &[("XSAFE_EDITOR", &editor)]);
+    term.wait_for("Grade 1 took", GRADE);
+    assert!(term.nothing_wraps(), "a line wraps:\n{}", term.contents());
+
+    term.keys("h");
+    let screen = term.wait_for("Hint 1 of", SHOW);
+    assert!(
+        !screen.contains("\nh\n") && !screen.starts_with('h'),
+        "{screen}"
+    );
+    term.keys("r");
+    term.wait_for("Grade 2 took", GRADE);
+    term.keys("e");
+    let screen = term.wait_for("Opened src/set.rs", SHOW);
+    assert!(screen.contains("Exercise 1 of 5"), "{screen}");
+    term.keys("2");
+    term.wait_for("Opened src/lib.rs", SHOW);
+    let opened = std::fs::read_to_string(&editor_log).expect("the editor ran");
+    let opened: Vec<&str> = opened.lines().collect();
+    assert_eq!(opened.len(), 2, "{opened:?}");
+    assert!(
+        opened[0].ends_with("exercises/ordered-tree/src/set.rs"),
+        "{opened:?}"
+    );
+    assert!(
+        opened[1].ends_with("exercises/ordered-tree/src/lib.rs"),
+        "{opened:?}"
+    );
+
+    let screen = term.contents();
+    assert_eq!(
+        screen.matches("Exercise 1 of 5").count(),
+        1,
+        "one screen, redrawn:\n{screen}"
+    );
+    assert_eq!(term.scrolled_off(), 0, "nothing scrolled off:\n{screen}");
+    assert!(term.nothing_wraps(), "a line wraps:\n{screen}");
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
+/// A crate that does not compile is its own state: the compiler's first
+/// error, and no step or case blamed. Fixing it brings the steps back.
+#[test]
+fn a_crate_that_does_not_compile_is_its_own_state() {
+    let _turn = turn();
+    let course = course_copy("broken");
+    graded_once(&course, "ordered-tree");
+    let mut term = Term::start(&course, &[], (40, 110), &[]);
+    term.wait_for("Grade 1 took", GRADE);
+    let lib = course.join("exercises/ordered-tree/src/lib.rs");
+    let starter = std::fs::read_to_string(&lib).expect("lib.rs");
+    break_crate(&course);
+    let screen = term.wait_for("Your crate does not compile", GRADE);
+    assert!(screen.contains("unclosed delimiter"), "{screen}");
+    assert!(
+        screen.contains("--> exercises/ordered-tree/src/lib.rs:"),
+        "{screen}"
+    );
+    assert!(!screen.contains("✗ definition/"), "{screen}");
+    assert!(!screen.contains("Step  "), "{screen}");
+    assert!(!screen.contains("Work  "), "{screen}");
+    assert!(
+        screen.contains("not graded: your crate does not compile"),
+        "{screen}"
+    );
+
+    std::fs::write(&lib, starter).expect("fix");
+    let screen = term.wait_until("the steps again", GRADE, |screen| {
+        screen.contains("✗ enforcement/") && !screen.contains("does not compile")
+    });
+    assert!(screen.contains("15 points to go"), "{screen}");
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
+/// Hints follow the first failing step (enforcement, not the definition
+/// the starter gives), say which is the last and then stay there; a reset
+/// starts them again. `hint` without a name takes the current exercise.
+#[test]
+fn hints_follow_the_step_and_reset_clears_them() {
+    let _turn = turn();
+    let course = course_copy("hints");
+    graded_once(&course, "ordered-tree");
+    let mut term = Term::start(&course, &[], (40, 110), &[]);
+    term.wait_for("Grade 1 took", GRADE);
+    term.keys("h");
+    term.wait_for("Hint 1 of 4 for the enforcement step", SHOW);
+    term.keys("h");
+    term.wait_for("Hint 2 of 4 for the enforcement step", SHOW);
+    term.keys("hh");
+    let screen = term.wait_for("Hint 4 of 4 for the enforcement step", SHOW);
+    assert!(
+        screen.contains("That was the last hint for this step"),
+        "{screen}"
+    );
+    term.keys("h");
+    term.wait_for("Hint 4 of 4", SHOW);
+
+    term.keys("x");
+    term.wait_for("y reset to the starter", SHOW);
+    term.keys("y");
+    term.wait_for("is back to its starter", SHOW);
+    term.keys("h");
+    term.wait_for("Hint 1 of 4 for the enforcement step", SHOW);
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+
+    xsafe(&course)
+        .arg("hint")
+        .assert()
+        .success()
+        .stdout(contains(
+            "Hint 2 of 4 for the enforcement step (ordered-tree)",
+        ));
+}
+
+/// `list` answers from the files and the recorded grades, without grading
+/// (a grade would wait at the gate): a solved and graded exercise is done,
+/// a changed one in progress, the others not started; the current one is
+/// marked. It moves with single keys, and "continue here" makes the chosen
+/// exercise current and watches it.
+#[test]
+fn list_shows_states_without_grading_and_continues_here() {
+    let _turn = turn();
+    let course = course_copy("list");
+    apply_solution(&course, "ordered-tree");
+    xsafe(&course)
+        .args(["check", "ordered-tree"])
+        .assert()
+        .success();
+    let witness = course.join("exercises/witness-types/src/lib.rs");
+    let mut text = std::fs::read_to_string(&witness).expect("lib.rs");
+    text.push_str("\n// started\n");
+    std::fs::write(&witness, text).expect("change");
+
+    let gate = Gate::new(&course);
+    let script = gate.script.to_string_lossy().into_owned();
+    let mut term = Term::start(&course, &["list"], (30, 110), &[("RUSTC", &script)]);
+    let screen = term.wait_for("exercises done", SHOW);
+    let row = |name: &str| {
+        screen
+            .lines()
+            .find(|line| line.contains(&format!(" {name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{screen}"))
+            .to_owned()
+    };
+    assert!(row("ordered-tree").contains("done"), "{screen}");
+    assert!(row("ordered-tree").contains("27/27"), "{screen}");
+    assert!(row("witness-types").contains("in progress"), "{screen}");
+    assert!(row("send-marker").contains("not started"), "{screen}");
+    // The current exercise: the first one not done.
+    assert!(row("send-marker").contains('▶'), "{screen}");
+    assert!(!row("ordered-tree").contains('▶'), "{screen}");
+    assert!(screen.contains("1 of 5 exercises done"), "{screen}");
+
+    term.keys("j");
+    term.wait_until("the third row selected", SHOW, |screen| {
+        screen
+            .lines()
+            .any(|line| line.starts_with('>') && line.contains("lock-order "))
+    });
+    term.keys("\r");
+    let screen = term.wait_for("Exercise 3 of 5: Compile-time deadlock prevention", SHOW);
+    assert!(screen.contains("Grading lock-order"), "{screen}");
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+    drop(gate);
+
+    Command::cargo_bin("xsafe")
+        .expect("binary is built")
+        .arg("--course")
+        .arg(&course)
+        .arg("list")
+        .assert()
+        .code(1)
+        .stdout(contains("▶  3  lock-order"));
+}
+
+/// Finishing an exercise pauses on what was achieved, the reference
+/// solution and what to compare, and the chapter's further reading; `n`
+/// moves on to the next exercise and names its chapter.
+#[test]
+fn finishing_an_exercise_pauses_until_n() {
+    let _turn = turn();
+    let course = course_copy("done");
+    graded_once(&course, "ordered-tree");
+    let mut term = Term::start(&course, &[], (50, 110), &[]);
+    term.wait_for("Grade 1 took", GRADE);
+    apply_solution(&course, "ordered-tree");
+    let screen = term.wait_for("ordered-tree is done: 27/27 points", GRADE);
+    for expected in [
+        "What you achieved",
+        "✓ enforcement:",
+        "solutions/ordered-tree/",
+        "git diff --no-index exercises/ordered-tree/src solutions/ordered-tree/src",
+        "Further reading, from book/src/ordered-tree.md",
+        "Press n for the next exercise: A Send-like marker (send-marker), chapter book/src/send-marker.md",
+        "n next exercise",
+    ] {
+        assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
+    }
+    assert!(screen.contains("Exercise 1 of 5"), "it waits:\n{screen}");
+    term.keys("n");
+    term.wait_for("Exercise 2 of 5: A Send-like marker (send-marker)", SHOW);
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
+/// With `--manual-run` nothing watches the files: the screen says to
+/// press `r`, and `r` grades.
+#[test]
+fn manual_run_grades_on_r() {
+    let _turn = turn();
+    let course = course_copy("manual");
+    graded_once(&course, "ordered-tree");
+    let mut term = Term::start(&course, &["--manual-run"], (40, 110), &[]);
+    let screen = term.wait_for("Grade 1 took", GRADE);
+    assert!(screen.contains("press r to grade again"), "{screen}");
+    assert!(!screen.contains("watching exercises/"), "{screen}");
+    term.keys("r");
+    term.wait_for("Grade 2 took", GRADE);
+    term.keys("q");
+    assert_eq!(term.exit_code(SHOW), 0);
+}
+
+/// Off a terminal, watching refuses with what to use instead.
+#[test]
+fn watching_needs_a_terminal() {
+    Command::cargo_bin("xsafe")
+        .expect("binary is built")
+        .args(["--course", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("watching needs a terminal"))
+        .stderr(contains("cargo xsafe check"));
+}
+
+// ---------------------------------------------------------------------
+// The commands, as a script runs them.
+// ---------------------------------------------------------------------
+
+/// A fresh course: `check` without a name grades the current exercise; it
+/// fails, and the report names the first failing case, what it proves,
+/// and the step's goal; the summary line counts points.
+#[test]
+fn check_grades_the_current_exercise() {
+    let _turn = turn();
+    let course = course_copy("check");
+    xsafe(&course)
+        .arg("check")
+        .assert()
+        .code(1)
+        .stdout(contains("✗ enforcement/no_node_literal (compile-fail case"))
+        .stdout(contains("Proves enforcement"))
+        .stdout(contains("Step  enforcement:"))
+        .stdout(contains("✓ kept (the starter gives this step)"))
+        .stderr(contains(
+            "0 exercise(s) complete, 1 not complete; 4/27 points",
+        ));
+    let output = xsafe(&course)
+        .args(["check", "--format", "json"])
+        .output()
+        .expect("check");
+    let reports: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+    assert_eq!(reports[0]["name"], "ordered-tree");
+    assert_eq!(reports[0]["cases"][2]["status"], "failed");
+}
+
+/// A syntax error: `check` says the crate does not compile, with the
+/// compiler's error, and blames no case.
+#[test]
+fn check_reports_a_crate_that_does_not_compile() {
+    let _turn = turn();
+    let course = course_copy("check-broken");
+    break_crate(&course);
     xsafe(&course)
         .args(["check", "ordered-tree"])
         .assert()
         .code(1)
-        .stdout(contains("First failing case: enforcement/no_node_literal"))
-        .stdout(contains("Proves enforcement"))
-        .stdout(contains("definition"))
-        .stderr(contains("0 exercise(s) complete, 1 not complete"));
+        .stdout(contains("Your crate does not compile"))
+        .stdout(contains("unclosed delimiter"))
+        .stdout(contains("✗ enforcement").not())
+        .stdout(contains("panicked").not());
 }
 
-/// With the solution's files in place, `check` passes and `list` shows the
-/// exercise complete with full marks; `reset` then refuses without `--yes`
-/// off a terminal, and with it restores the starter and keeps a backup of
-/// the learner's files in the folder it names.
+/// With the solution's files in place, `check` passes; `reset` then
+/// refuses without `--yes` off a terminal, and with it restores the
+/// starter and keeps a backup of the learner's files in the folder it
+/// names.
 #[test]
 fn solution_completes_and_reset_restores_with_a_backup() {
     let _turn = turn();
     let course = course_copy("solved");
-    apply_solution(&course);
+    apply_solution(&course, "ordered-tree");
     xsafe(&course)
         .args(["check", "ordered-tree"])
         .assert()
         .success()
-        .stdout(contains("`ordered-tree` is complete."));
-    xsafe(&course).arg("list").assert().stdout(contains(
-        "ordered-tree (An ordered tree): complete, 22/22 points",
-    ));
+        .stdout(contains("✓ ordered-tree is done: 27/27 points"))
+        .stderr(contains(
+            "1 exercise(s) complete, 0 not complete; 27/27 points",
+        ));
 
     let tree = course.join("exercises/ordered-tree/src/tree.rs");
     let solved = std::fs::read_to_string(&tree).expect("tree.rs");
@@ -162,163 +726,55 @@ fn solution_completes_and_reset_restores_with_a_backup() {
     );
 }
 
-/// A syntax error is reported as the crate not compiling, with the
-/// compiler's error, and not as a crash of the tool.
+/// `hint` names an exercise that does not exist as an input error.
 #[test]
-fn a_syntax_error_is_reported_as_such() {
-    let _turn = turn();
-    let course = course_copy("broken");
-    let lib = course.join("exercises/ordered-tree/src/lib.rs");
-    let mut text = std::fs::read_to_string(&lib).expect("lib.rs");
-    text.push_str("\nfn broken( {\n");
-    std::fs::write(&lib, text).expect("write");
-    xsafe(&course)
-        .args(["check", "ordered-tree"])
-        .assert()
-        .code(1)
-        .stdout(contains("It could not run: the crate does not compile."))
-        .stdout(contains("error"))
-        .stdout(contains("panicked").not());
-}
-
-/// Hints come one at a time, and the count survives between runs.
-#[test]
-fn hints_come_one_at_a_time() {
-    let _turn = turn();
-    let course = course_copy("hints");
-    xsafe(&course)
-        .args(["hint", "ordered-tree"])
-        .assert()
-        .success()
-        .stdout(contains("Hint 1 of"));
-    xsafe(&course)
-        .args(["hint", "ordered-tree"])
-        .assert()
-        .success()
-        .stdout(contains("Hint 2 of"));
-    xsafe(&course)
+fn hint_for_an_unknown_exercise_is_refused() {
+    Command::cargo_bin("xsafe")
+        .expect("binary is built")
+        .args(["--course", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")])
         .args(["hint", "no-such"])
         .assert()
         .code(2)
         .stderr(contains("no exercise `no-such`"));
 }
 
-/// Reads a child's stdout and stderr lines into one channel.
-fn lines_of(child: &mut Child) -> Receiver<String> {
-    let (sender, receiver) = mpsc::channel();
-    let stdout = child.stdout.take().expect("stdout");
-    let stderr = child.stderr.take().expect("stderr");
-    let out = sender.clone();
-    std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .for_each(|l| drop(out.send(l)))
-    });
-    std::thread::spawn(move || {
-        BufReader::new(stderr)
-            .lines()
-            .map_while(Result::ok)
-            .for_each(|l| drop(sender.send(l)))
-    });
-    receiver
-}
-
-/// Everything a child printed so far, from both streams. Lines from stdout
-/// and stderr arrive in no reliable order, so a wait looks at every line
-/// since the last action (`mark`), not only at the ones still to come.
-struct Output {
-    lines: Receiver<String>,
-    seen: Vec<String>,
-    since: usize,
-}
-
-impl Output {
-    /// Later waits only look at lines printed from now on.
-    fn mark(&mut self) {
-        while let Ok(line) = self.lines.try_recv() {
-            self.seen.push(line);
-        }
-        self.since = self.seen.len();
-    }
-
-    /// Waits, at most `limit`, for a line containing `text` since the mark.
-    fn expect(&mut self, text: &str, limit: Duration) {
-        let deadline = Instant::now() + limit;
-        loop {
-            if self.seen[self.since..]
-                .iter()
-                .any(|line| line.contains(text))
-            {
-                return;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => self.seen.push(line),
-                Err(_) => panic!(
-                    "no line with {text:?} within {limit:?}; saw:\n{}",
-                    self.seen[self.since..].join("\n")
-                ),
-            }
-        }
-    }
-}
-
-/// Watch mode grades at once, answers `h` and `l`, re-grades after a real
-/// save, and quits on `q`, all within bounded time.
+/// `book` builds the current exercise's chapter with an mdbook of the
+/// right version, without grading anything (a grade would wait at the
+/// gate), and names the chapter's page.
 #[test]
-fn watch_regrades_on_save_and_answers_keys() {
-    let _turn = turn();
-    let course = course_copy("watch");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("xsafe"))
-        .arg("--course")
-        .arg(&course)
-        .env("XSAFE_TARGET_DIR", repo().join("target/xsafe/build"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start xsafe");
-    let mut output = Output {
-        lines: lines_of(&mut child),
-        seen: Vec::new(),
-        since: 0,
-    };
-    let mut input = child.stdin.take().expect("stdin");
-    output.expect("Graded ordered-tree", LIMIT);
-    output.expect("Watching", Duration::from_secs(10));
-
-    output.mark();
-    writeln!(input, "h").expect("send h");
-    output.expect("Hint 1 of", Duration::from_secs(10));
-
-    output.mark();
-    writeln!(input, "l").expect("send l");
-    output.expect("Course:", Duration::from_secs(120));
-
-    output.mark();
-    apply_solution(&course);
-    output.expect(
-        "Graded ordered-tree (An ordered tree): 22/22 points",
-        Duration::from_secs(300),
-    );
-    output.expect("`ordered-tree` is complete.", Duration::from_secs(10));
-
-    writeln!(input, "q").expect("send q");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            // With every exercise complete the loop may end on its own first.
-            assert!(status.success(), "watch exits with 0, got {status}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "watch did not quit on q");
-        std::thread::sleep(Duration::from_millis(100));
+fn book_opens_the_current_chapter_without_grading() {
+    let course = course_copy("book");
+    std::fs::create_dir_all(course.join("target/xsafe")).expect("target");
+    std::fs::write(
+        course.join("target/xsafe/state.json"),
+        r#"{ "current": "lock-order" }"#,
+    )
+    .expect("state");
+    let mdbook = course.join("target/mdbook.sh");
+    std::fs::write(
+        &mdbook,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'mdbook v0.5.4'; exit 0; fi\nmkdir -p \"$2/book\" && echo built > \"$2/book/lock-order.html\"\n",
+    )
+    .expect("mdbook script");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&mdbook, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
+    let gate = Gate::new(&course);
+    xsafe(&course)
+        .args(["book", "--no-serve", "--no-open"])
+        .env("XSAFE_MDBOOK", &mdbook)
+        .env("RUSTC", &gate.script)
+        .timeout(SHOW)
+        .assert()
+        .success()
+        .stderr(contains("mdbook 0.5.4"))
+        .stderr(contains("book/book/lock-order.html"));
 }
 
-/// Without mdbook, `book` says how to get it and exits with 2 ("could not
-/// run"), not with a crash.
+/// Without mdbook, `book` says how to get it and how long installing
+/// takes, and exits with 2 ("could not run"), not with a crash.
 #[test]
 fn book_without_mdbook_explains() {
     Command::cargo_bin("xsafe")
@@ -328,8 +784,9 @@ fn book_without_mdbook_explains() {
         .args(["--course", concat!(env!("CARGO_MANIFEST_DIR"), "/../..")])
         .assert()
         .code(2)
-        .stderr(contains("mdbook is not installed"))
-        .stderr(contains("cargo xsafe book --install"));
+        .stderr(contains("does not run"))
+        .stderr(contains("cargo xsafe book --install"))
+        .stderr(contains("2 to 3 minutes"));
 }
 
 /// A folder that is not the course is refused with a clear message.
@@ -343,15 +800,19 @@ fn not_a_course() {
         .stderr(contains("does not look like the X-safe Rust course"));
 }
 
-/// Every command has help.
+/// Every command has help, and the commands that take an exercise say
+/// that it defaults to the current one.
 #[test]
 fn every_command_has_help() {
     for command in ["watch", "list", "hint", "check", "reset", "book"] {
-        Command::cargo_bin("xsafe")
+        let assert = Command::cargo_bin("xsafe")
             .expect("binary is built")
             .args([command, "--help"])
             .assert()
             .success()
             .stdout(contains("Usage: cargo xsafe"));
+        if matches!(command, "hint" | "check" | "reset") {
+            assert.stdout(contains("current one"));
+        }
     }
 }

@@ -1,5 +1,9 @@
-//! The grade report: what the grader found, in one versioned data model
-//! that every output format (text, JSON, JUnit, Markdown) is written from.
+//! The grade report: what a grade found, in one versioned data model that
+//! every surface is written from: the learner's screen (`cargo xsafe`), and
+//! the grader's text, JSON, JUnit and Markdown (see [`crate::render`]).
+//! An [`ExerciseReport`] is one exercise's grade, made from the engine's
+//! [`Grade`] by [`ExerciseReport::graded`] whoever graded it; a [`Report`]
+//! is the grader's envelope around a submission's exercises.
 //!
 //! The JSON form is this model serialized as is. Its schema is
 //! `ci/grader/report.schema.json`, generated from these types (a test keeps
@@ -7,7 +11,6 @@
 //! up by one whenever a field changes meaning or goes away; adding a field
 //! does not change it.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Duration;
@@ -21,7 +24,8 @@ use xsafe_grade::{Case, CaseOutcome, Grade, Limits, Manifest, Status, StepName};
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// What the grader found about one submission.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// Always `"xsafe-grade-report"`.
     pub schema: String,
@@ -72,7 +76,8 @@ pub struct Setting {
 }
 
 /// The limits, in seconds and bytes.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReportLimits {
     /// Time allowed for each build (and each compile-fail batch).
     pub build_seconds: f64,
@@ -96,7 +101,8 @@ impl From<Limits> for ReportLimits {
 }
 
 /// Whether an exercise could be graded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ExerciseStatus {
     /// Its cases ran (whatever their outcomes).
@@ -109,7 +115,8 @@ pub enum ExerciseStatus {
 }
 
 /// One exercise's grade.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ExerciseReport {
     /// The exercise's folder name, such as `ordered-tree`.
     pub name: String,
@@ -120,6 +127,10 @@ pub struct ExerciseReport {
     /// Why it was not graded, or what is wrong with the submitted files (a
     /// learner file the manifest names that is missing).
     pub reason: Option<String>,
+    /// When the crate does not compile: the compiler's errors (trimmed).
+    /// Every case is then `not-run`. Text the submission controls.
+    #[serde(default)]
+    pub crate_errors: Option<String>,
     /// Points earned.
     pub points: u32,
     /// Points available.
@@ -136,7 +147,8 @@ pub struct ExerciseReport {
 }
 
 /// One step's points.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StepReport {
     /// `definition`, `enforcement` or `consumption`.
     pub name: String,
@@ -147,7 +159,8 @@ pub struct StepReport {
 }
 
 /// How a case came out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum CaseStatus {
     /// It passed and earned its points.
@@ -163,8 +176,44 @@ pub enum CaseStatus {
     Stopped,
 }
 
+impl CaseStatus {
+    /// The one word for this status, the same on every surface: `passed`,
+    /// `failed`, `not run` or `stopped`.
+    pub fn word(self) -> &'static str {
+        match self {
+            CaseStatus::Passed => "passed",
+            CaseStatus::Failed => "failed",
+            CaseStatus::NotRun => "not run",
+            CaseStatus::Stopped => "stopped",
+        }
+    }
+
+    /// The sentence that introduces a case's reason, for a reader who has
+    /// not seen the status words: `It failed`, `It could not run`, ...
+    pub fn sentence(self) -> &'static str {
+        match self {
+            CaseStatus::Passed => "It passed",
+            CaseStatus::Failed => "It failed",
+            CaseStatus::NotRun => "It could not run",
+            CaseStatus::Stopped => "It was stopped",
+        }
+    }
+}
+
+impl From<&Status> for CaseStatus {
+    fn from(status: &Status) -> Self {
+        match status {
+            Status::Passed => CaseStatus::Passed,
+            Status::Failed(_) => CaseStatus::Failed,
+            Status::NotRun(_) => CaseStatus::NotRun,
+            Status::Stopped(_) => CaseStatus::Stopped,
+        }
+    }
+}
+
 /// One case's grade.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CaseReport {
     /// `STEP/CASE`, such as `enforcement/no_node_literal`.
     pub name: String,
@@ -189,9 +238,8 @@ pub struct CaseReport {
 }
 
 /// How an ignored file differs from the pristine course.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Change {
     /// The file is not in the pristine course.
@@ -235,7 +283,8 @@ impl From<xsafe_sandbox::submission::Ignored> for Ignored {
 }
 
 /// A file the grader ignored.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ignored {
     /// The path, relative to the exercise (or to the submission's
     /// `exercises/` folder for files outside any exercise), with control
@@ -245,8 +294,28 @@ pub struct Ignored {
     pub change: Change,
 }
 
+impl CaseReport {
+    /// What kind of case it is, in words: `behaviour case`, `compile-fail
+    /// case` or `public surface case`.
+    pub fn kind(&self) -> &'static str {
+        match self.expect.as_str() {
+            "compile-fail" => "compile-fail case",
+            "surface" => "public surface case",
+            _ => "behaviour case",
+        }
+    }
+}
+
 /// Lines of details kept per case: enough to see the first errors.
-const DETAIL_LINES: usize = 60;
+pub const DETAIL_LINES: usize = 60;
+
+/// The first `DETAIL_LINES` lines of `text`.
+fn trimmed(text: &str) -> String {
+    text.lines()
+        .take(DETAIL_LINES)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 impl ExerciseReport {
     /// The report of an exercise that was graded.
@@ -272,6 +341,7 @@ impl ExerciseReport {
             title: grade.manifest.title.clone(),
             status: ExerciseStatus::Graded,
             reason,
+            crate_errors: grade.crate_errors.as_deref().map(trimmed),
             points: grade.points(),
             max_points: grade.manifest.total_points(),
             steps: StepName::ALL
@@ -313,6 +383,7 @@ impl ExerciseReport {
             title: manifest.title.clone(),
             status,
             reason: Some(reason),
+            crate_errors: None,
             points: 0,
             max_points: manifest.total_points(),
             steps: StepName::ALL
@@ -335,15 +406,39 @@ impl ExerciseReport {
             .iter()
             .filter(|case| case.status != CaseStatus::Passed)
     }
+
+    /// The first case that did not pass, in manifest order (steps in
+    /// order): the one to work on. `None` when every case passed, and
+    /// when the crate does not compile (then no case is to blame).
+    pub fn first_failing(&self) -> Option<&CaseReport> {
+        if self.crate_errors.is_some() {
+            return None;
+        }
+        self.failing().next()
+    }
+
+    /// Whether the exercise was graded and every case passed.
+    pub fn is_complete(&self) -> bool {
+        self.status == ExerciseStatus::Graded
+            && self.points == self.max_points
+            && self.failing().next().is_none()
+    }
+
+    /// When the crate does not compile: its first error (the compiler's
+    /// rendering, from `error` to the next error or warning), and how many
+    /// errors there are in all.
+    pub fn first_crate_error(&self) -> Option<(String, usize)> {
+        self.crate_errors.as_deref().map(first_error)
+    }
+
+    /// Whether the crate compiled (an exercise not graded did not).
+    pub fn compiles(&self) -> bool {
+        self.status == ExerciseStatus::Graded && self.crate_errors.is_none()
+    }
 }
 
 fn case_report(manifest: &Manifest, case: &Case, outcome: &CaseOutcome) -> CaseReport {
-    let status = match &outcome.status {
-        Status::Passed => CaseStatus::Passed,
-        Status::Failed(_) => CaseStatus::Failed,
-        Status::NotRun(_) => CaseStatus::NotRun,
-        Status::Stopped(_) => CaseStatus::Stopped,
-    };
+    let status = CaseStatus::from(&outcome.status);
     let passed = status == CaseStatus::Passed;
     CaseReport {
         name: case.name(),
@@ -354,12 +449,7 @@ fn case_report(manifest: &Manifest, case: &Case, outcome: &CaseOutcome) -> CaseR
         points: if passed { case.points } else { 0 },
         max_points: case.points,
         reason: outcome.status.reason().map(str::to_owned),
-        details: outcome
-            .details
-            .lines()
-            .take(DETAIL_LINES)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        details: trimmed(&outcome.details),
     }
 }
 
@@ -397,8 +487,60 @@ impl Report {
     }
 
     /// The JSON schema of the report, as checked in.
+    #[cfg(feature = "schema")]
     pub fn json_schema() -> String {
         let schema = schemars::schema_for!(Report);
         serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
+    }
+}
+
+/// The first error of a compiler's rendered diagnostics (from its `error`
+/// line to the next line that starts another error or a warning, blank
+/// lines at the end left out), and how many errors the text holds. Text
+/// with no `error` line is returned whole, as one error.
+pub fn first_error(rendered: &str) -> (String, usize) {
+    let starts_error = |line: &str| line.starts_with("error");
+    let count = rendered
+        .lines()
+        .filter(|line| starts_error(line) && !line.starts_with("error: aborting"))
+        .count();
+    let mut block: Vec<&str> = Vec::new();
+    for line in rendered.lines() {
+        if block.is_empty() {
+            if starts_error(line) {
+                block.push(line);
+            }
+            continue;
+        }
+        if starts_error(line) || line.starts_with("warning") {
+            break;
+        }
+        block.push(line);
+    }
+    while block.last().is_some_and(|line| line.trim().is_empty()) {
+        block.pop();
+    }
+    if block.is_empty() {
+        return (rendered.trim_end().to_owned(), count.max(1));
+    }
+    (block.join("\n"), count.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first error ends where the next one starts; the count leaves
+    /// out rustc's closing "aborting" line.
+    #[test]
+    fn first_error_is_one_block() {
+        let rendered = "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\n  |\n\nerror: expected `;`\n --> src/lib.rs:2:1\n\nerror: aborting due to 2 previous errors\n";
+        let (first, count) = first_error(rendered);
+        assert_eq!(
+            first,
+            "error[E0425]: cannot find value `x`\n --> src/lib.rs:1:1\n  |"
+        );
+        assert_eq!(count, 2);
+        assert_eq!(first_error("cargo refused it").0, "cargo refused it");
     }
 }

@@ -1,6 +1,9 @@
 //! Writing a [`Report`] for people and for CI systems: plain text for a
 //! terminal or a log, Markdown for a CI step summary, JUnit XML (written by
-//! `quick-junit`) for test-report viewers, and JSON (serde, in `main`).
+//! `quick-junit`) for test-report viewers, and JSON ([`json`]). The
+//! learner's tool draws its screen from the same [`ExerciseReport`], with
+//! the same status words ([`CaseStatus::word`]) and the same escaping
+//! ([`for_terminal`]).
 //!
 //! **Invariant**: every piece of text a submission controls (file names,
 //! the compiler's errors about its code, what its code printed, a judge's
@@ -10,10 +13,9 @@
 //! course and the grader write (case names, what a case proves, points) is
 //! escaped the same way, which costs nothing and keeps one rule.
 
-use crate::report::{CaseStatus, Change, ExerciseReport, ExerciseStatus, Ignored, Report};
+use crate::model::{CaseStatus, Change, ExerciseReport, ExerciseStatus, Ignored, Report};
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
-use std::time::Duration;
 
 const GOOD: Style = Style::new()
     .bold()
@@ -87,12 +89,13 @@ fn change_word(change: Change) -> &'static str {
 }
 
 fn status_word(status: CaseStatus) -> &'static str {
-    match status {
-        CaseStatus::Passed => "passed",
-        CaseStatus::Failed => "failed",
-        CaseStatus::NotRun => "not run",
-        CaseStatus::Stopped => "stopped",
-    }
+    status.word()
+}
+
+/// The JSON report: the model as is (its schema is the checked-in
+/// `ci/grader/report.schema.json`). serde_json escapes every string.
+pub fn json(report: &Report) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(report)
 }
 
 /// One exercise's result line, cargo style: `   ordered-tree 22/22 points`.
@@ -160,6 +163,16 @@ pub fn human(report: &Report) -> String {
                 "warning",
                 for_terminal(reason, false)
             );
+        }
+        if let Some((first, count)) = exercise.first_crate_error() {
+            let _ = writeln!(
+                out,
+                "{BAD}{:>12}{BAD:#} the crate does not compile ({count} error(s)); the first:",
+                "not compiled"
+            );
+            for line in first.lines() {
+                let _ = writeln!(out, "{:>12} {DIM}{}{DIM:#}", "", for_terminal(line, false));
+            }
         }
         if exercise.status == ExerciseStatus::Graded {
             for case in exercise.failing() {
@@ -269,6 +282,14 @@ pub fn markdown(report: &Report) -> String {
         if let Some(reason) = &exercise.reason {
             let _ = writeln!(out, "> {}\n", for_markdown(reason));
         }
+        if let Some((first, count)) = exercise.first_crate_error() {
+            let first_line = first.lines().next().unwrap_or("");
+            let _ = writeln!(
+                out,
+                "The crate does not compile ({count} error(s)); the first: <code>{}</code>\n",
+                for_markdown(first_line)
+            );
+        }
         if !failing.is_empty() {
             let _ = writeln!(out, "| Case | Points | Outcome | Why |");
             let _ = writeln!(out, "|---|---:|---|---|");
@@ -318,8 +339,10 @@ pub fn markdown(report: &Report) -> String {
 /// A JUnit XML report: one test suite per exercise, one test case per
 /// grading case (its class name is the step), failures with their reason
 /// and output, and the points as properties.
+#[cfg(feature = "junit")]
 pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
+    use std::time::Duration;
     let mut junit = quick_junit::Report::new("xsafe-grade");
     junit.set_time(Duration::from_secs_f64(report.seconds.max(0.0)));
     for exercise in &report.exercises {
@@ -327,6 +350,9 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
         suite.set_time(Duration::from_secs_f64(exercise.seconds.max(0.0)));
         suite.add_property(Property::new("points", exercise.points.to_string()));
         suite.add_property(Property::new("max_points", exercise.max_points.to_string()));
+        if let Some(errors) = &exercise.crate_errors {
+            suite.set_system_err(for_xml(errors));
+        }
         for case in &exercise.cases {
             let status = match case.status {
                 CaseStatus::Passed => TestCaseStatus::success(),
@@ -370,11 +396,98 @@ mod tests {
             !terminal.contains('\u{1b}') && !terminal.contains('\n') && !terminal.contains('\r')
         );
         let markdown = for_markdown(hostile);
+        // What is left once the entities (`&#35;`) are taken out: the
+        // entities' own `&`, `#` and `;` are not Markdown.
+        let mut outside_entities = String::new();
+        let mut rest = markdown.as_str();
+        while let Some(at) = rest.find("&#") {
+            outside_entities.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let digits = after.chars().take_while(char::is_ascii_digit).count();
+            assert!(
+                digits > 0 && after[digits..].starts_with(';'),
+                "a bare `&#` in {markdown}"
+            );
+            rest = &after[digits + 1..];
+        }
+        outside_entities.push_str(rest);
         for forbidden in ['\n', '#', '|', '<', '>', '`', '*', '[', '(', '\u{1b}'] {
-            assert!(!markdown.contains(forbidden), "{forbidden:?} in {markdown}");
+            assert!(
+                !outside_entities.contains(forbidden),
+                "{forbidden:?} in {markdown}"
+            );
         }
         let xml = for_xml(hostile);
         assert!(!xml.contains('\u{1b}') && !xml.contains('\r'));
         assert_eq!(for_terminal("a\n\tb", true), "a\n\tb");
+    }
+
+    /// The compiler's errors of a crate that does not compile are text the
+    /// submission controls (they quote its code): the text and Markdown
+    /// reports show the first one, escaped like the rest.
+    #[test]
+    fn crate_errors_are_shown_escaped() {
+        let exercise = ExerciseReport {
+            name: "ordered-tree".to_owned(),
+            title: "An ordered tree".to_owned(),
+            status: ExerciseStatus::Graded,
+            reason: Some("the crate does not compile: every case is not run".to_owned()),
+            crate_errors: Some(
+                "error: expected `;`\n --> src/lib.rs:1:1\n  | x\u{1b}[2J\r## Finished 99/99\n\nerror: second\n"
+                    .to_owned(),
+            ),
+            points: 0,
+            max_points: 1,
+            steps: Vec::new(),
+            cases: Vec::new(),
+            ignored: Vec::new(),
+            seconds: 0.0,
+        };
+        let report = Report {
+            schema: "xsafe-grade-report".to_owned(),
+            version: crate::model::SCHEMA_VERSION,
+            grader_version: "0".to_owned(),
+            submission: "s".to_owned(),
+            revision: None,
+            course: "c".to_owned(),
+            limits: crate::model::ReportLimits {
+                build_seconds: 1.0,
+                case_seconds: 1.0,
+                output_bytes: 1,
+                memory_bytes: 1,
+            },
+            toolchain: "rustc".to_owned(),
+            isolation: "none".to_owned(),
+            isolation_caveat: None,
+            seed: "0x0".to_owned(),
+            points: 0,
+            max_points: 1,
+            seconds: 0.0,
+            ignored: Vec::new(),
+            exercises: vec![exercise],
+        };
+        let text = human(&report);
+        assert!(
+            text.contains("the crate does not compile (2 error(s)); the first:"),
+            "{text}"
+        );
+        assert!(text.contains("error: expected `;`"), "{text}");
+        assert!(
+            !text.contains("error: second"),
+            "only the first error:\n{text}"
+        );
+        assert!(
+            !text.contains("\u{1b}[2J") && !text.contains('\r'),
+            "{text:?}"
+        );
+        let markdown = markdown(&report);
+        assert!(
+            markdown.contains("The crate does not compile (2 error(s))"),
+            "{markdown}"
+        );
+        assert!(
+            !markdown.lines().any(|line| line.starts_with("## Finished")),
+            "{markdown}"
+        );
     }
 }

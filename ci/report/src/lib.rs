@@ -1,0 +1,21 @@
+//! The X-safe Rust grade report: one model, a renderer per surface.
+//!
+//! * [`model`]: what a grade found. [`ExerciseReport`] is one exercise's
+//!   grade (made from the engine's `Grade`), [`Report`] a submission's
+//!   (the instructor's grader). Its JSON form is versioned
+//!   ([`model::SCHEMA_VERSION`], `ci/grader/report.schema.json`).
+//! * [`render`]: the grader's surfaces (text, Markdown, JUnit XML, JSON),
+//!   each escaping what a submission controls. The learner's tool draws
+//!   its screen from the same model, with the same words and escaping.
+//!
+//! Features: `junit` (JUnit XML, with quick-junit) and `schema` (the JSON
+//! schema, with schemars), both on by default; the learner's tool builds
+//! without them.
+
+pub mod model;
+pub mod render;
+
+pub use model::{
+    CaseReport, CaseStatus, Change, ExerciseReport, ExerciseStatus, Ignored, Report, ReportLimits,
+    Setting, StepReport, first_error,
+};

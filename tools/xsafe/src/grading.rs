@@ -1,0 +1,77 @@
+//! Grading an exercise for the learner: the exercise's folder as it is
+//! (cases included) is brought into a sandbox under `target/xsafe` as the
+//! instructor's grader does (path dependencies made absolute, so that an
+//! exercise with macro crates grades too), the engine grades it, the grade
+//! becomes the report model that the grader uses too ([`ExerciseReport`]),
+//! and the result is recorded so that `list` and the next start know it
+//! without grading.
+
+use crate::course::{Course, CourseDirs, Exercise};
+use crate::progress::{self, State};
+use std::time::{Duration, Instant};
+use xsafe_grade::{GradeRequest, Limits};
+use xsafe_report::ExerciseReport;
+use xsafe_sandbox::{SandboxSpec, build_sandbox};
+
+/// A finished grade.
+#[derive(Debug, Clone)]
+pub struct Graded {
+    /// The exercise's index in the course.
+    pub index: usize,
+    /// What the grade found, or why the exercise could not be graded (a
+    /// problem of the course or of the machine, never of the learner).
+    pub result: Result<ExerciseReport, String>,
+    /// How long it took.
+    pub took: Duration,
+}
+
+/// Grades `exercise` (the `index`th of the course) and records the result.
+pub fn grade(course: &Course, index: usize, toolchain: &str) -> Graded {
+    let exercise = &course.exercises[index];
+    let started = Instant::now();
+    // The key of the content graded: taken before the grade, so that a save
+    // during the grade makes the record stale rather than wrong.
+    let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
+    let result = match sandboxed(course, exercise)
+        .and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
+    {
+        Ok(grade) => {
+            let report = ExerciseReport::graded(&grade, Vec::new(), None, started.elapsed());
+            State::update(course, |state| state.record(exercise, key, &report));
+            Ok(report)
+        }
+        Err(err) => Err(err),
+    };
+    Graded {
+        index,
+        result,
+        took: started.elapsed(),
+    }
+}
+
+/// The engine's request for grading `exercise` as it is, from its sandbox.
+fn sandboxed(course: &Course, exercise: &Exercise) -> Result<GradeRequest, String> {
+    let lockfile = course.root.join("Cargo.lock");
+    let spec = SandboxSpec {
+        exercise_dir: &exercise.dir,
+        learner_dir: Some(&exercise.dir),
+        overlay: None,
+        lockfile: lockfile.is_file().then_some(lockfile.as_path()),
+    };
+    let dest = course.work_dir().join("sandboxes").join(exercise.name());
+    let sandbox = build_sandbox(&spec, &dest)
+        .map_err(|err| format!("cannot copy the exercise to grade it: {err}"))?;
+    Ok(GradeRequest {
+        crate_dir: sandbox.dir.clone(),
+        work_dir: course.work_dir().join("work").join(exercise.name()),
+        target_dir: course.build_dir(),
+        lockfile: Some(course.root.join("Cargo.lock")),
+        limits: Limits::default(),
+        seed: None,
+        only: Vec::new(),
+        toolchain: None,
+        // The compiler's paths as the learner sees them from the course's
+        // root, where `cargo xsafe` runs.
+        show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],
+    })
+}
