@@ -56,12 +56,12 @@ impl Isolation {
         DETECTED
             .get_or_init(|| {
                 let wanted = std::env::var("XSAFE_ISOLATION").unwrap_or_default();
-                if wanted != "none" && wanted != "pid-namespace" {
-                    if let Some(bwrap) = find_program("bwrap") {
-                        if works(Isolation::Bubblewrap(bwrap.clone())) {
-                            return Isolation::Bubblewrap(bwrap);
-                        }
-                    }
+                if wanted != "none"
+                    && wanted != "pid-namespace"
+                    && let Some(bwrap) = find_program("bwrap")
+                    && works(Isolation::Bubblewrap(bwrap.clone()))
+                {
+                    return Isolation::Bubblewrap(bwrap);
                 }
                 if wanted != "none" && works(Isolation::PidNamespace) {
                     return Isolation::PidNamespace;

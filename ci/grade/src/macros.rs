@@ -199,10 +199,10 @@ impl LearnerMacros {
                 if total > RECORDINGS_CAP {
                     break;
                 }
-                if let Ok(text) = std::fs::read_to_string(file.path()) {
-                    if let Some((key, output)) = parse_recording(&text) {
-                        entries.insert(key, output);
-                    }
+                if let Ok(text) = std::fs::read_to_string(file.path())
+                    && let Some((key, output)) = parse_recording(&text)
+                {
+                    entries.insert(key, output);
                 }
             }
         }
@@ -316,15 +316,13 @@ fn entry_points_of(file: &syn::File) -> Vec<EntryPoint> {
                 };
                 let mut helpers = Vec::new();
                 for arg in args {
-                    if let syn::Meta::List(list) = arg {
-                        if list.path.is_ident("attributes") {
-                            if let Ok(names) = list.parse_args_with(
+                    if let syn::Meta::List(list) = arg
+                        && list.path.is_ident("attributes")
+                            && let Ok(names) = list.parse_args_with(
                                 syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
                             ) {
                                 helpers.extend(names.iter().map(ToString::to_string));
                             }
-                        }
-                    }
                 }
                 found.push(EntryPoint {
                     kind: MacroKind::Derive,

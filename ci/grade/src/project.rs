@@ -301,12 +301,11 @@ fn absolute_paths(dependencies: &mut toml::Table, base: &Path) {
         if let Some(path) = dependency
             .as_table_mut()
             .and_then(|table| table.get_mut("path"))
+            && let Some(relative) = path.as_str()
         {
-            if let Some(relative) = path.as_str() {
-                let absolute = base.join(relative);
-                let absolute = absolute.canonicalize().unwrap_or(absolute);
-                *path = absolute.to_string_lossy().into_owned().into();
-            }
+            let absolute = base.join(relative);
+            let absolute = absolute.canonicalize().unwrap_or(absolute);
+            *path = absolute.to_string_lossy().into_owned().into();
         }
     }
 }

@@ -147,38 +147,38 @@ pub fn surface_of(file: &syn::File) -> BTreeSet<String> {
             continue;
         }
         for item in module.items {
-            if let Some((kind, name)) = named_item(item) {
-                if is_public(item) {
-                    exported.insert(name.clone());
-                    surface.insert(format!("{kind} {name}"));
-                }
+            if let Some((kind, name)) = named_item(item)
+                && is_public(item)
+            {
+                exported.insert(name.clone());
+                surface.insert(format!("{kind} {name}"));
             }
-            if let Item::Use(use_item) = item {
-                if matches!(use_item.vis, Visibility::Public(_)) {
-                    for (target, name) in use_targets(&use_item.tree, Vec::new()) {
-                        let resolved = resolve(&modules, path, &target);
-                        match resolved {
-                            Some(found) if name == "*" => {
-                                for item in found.items {
-                                    if let (true, Some((kind, item_name))) =
-                                        (is_public(item), named_item(item))
-                                    {
-                                        exported.insert(item_name.clone());
-                                        surface.insert(format!("{kind} {item_name}"));
-                                    }
+            if let Item::Use(use_item) = item
+                && matches!(use_item.vis, Visibility::Public(_))
+            {
+                for (target, name) in use_targets(&use_item.tree, Vec::new()) {
+                    let resolved = resolve(&modules, path, &target);
+                    match resolved {
+                        Some(found) if name == "*" => {
+                            for item in found.items {
+                                if let (true, Some((kind, item_name))) =
+                                    (is_public(item), named_item(item))
+                                {
+                                    exported.insert(item_name.clone());
+                                    surface.insert(format!("{kind} {item_name}"));
                                 }
                             }
-                            _ => {
-                                let last = target.last().cloned().unwrap_or_default();
-                                let item = find_item(&modules, path, &target);
-                                match item {
-                                    Some((kind, _)) => {
-                                        exported.insert(last);
-                                        surface.insert(format!("{kind} {name}"));
-                                    }
-                                    None => {
-                                        surface.insert(format!("use {}", target.join("::")));
-                                    }
+                        }
+                        _ => {
+                            let last = target.last().cloned().unwrap_or_default();
+                            let item = find_item(&modules, path, &target);
+                            match item {
+                                Some((kind, _)) => {
+                                    exported.insert(last);
+                                    surface.insert(format!("{kind} {name}"));
+                                }
+                                None => {
+                                    surface.insert(format!("use {}", target.join("::")));
                                 }
                             }
                         }
@@ -246,13 +246,13 @@ fn collect_modules<'a>(
     modules: &mut BTreeMap<Vec<String>, Module<'a>>,
 ) {
     for item in items {
-        if let Item::Mod(module) = item {
-            if let Some((_, items)) = &module.content {
-                let mut inner = path.clone();
-                inner.push(module.ident.to_string());
-                let inner_public = public && matches!(module.vis, Visibility::Public(_));
-                collect_modules(items, inner, inner_public, modules);
-            }
+        if let Item::Mod(module) = item
+            && let Some((_, items)) = &module.content
+        {
+            let mut inner = path.clone();
+            inner.push(module.ident.to_string());
+            let inner_public = public && matches!(module.vis, Visibility::Public(_));
+            collect_modules(items, inner, inner_public, modules);
         }
     }
     modules.insert(path, Module { items, public });

@@ -73,7 +73,8 @@ pub fn mirror(
                 return true;
             }
             let relative = entry.path().strip_prefix(from).unwrap_or(entry.path());
-            !(entry.file_type().is_dir() && entry.file_name() == "target") && !skip(relative)
+            let build_output = entry.file_type().is_dir() && entry.file_name() == "target";
+            !build_output && !skip(relative)
         });
     let mut walk = walk;
     while let Some(entry) = walk.next() {
