@@ -118,7 +118,9 @@ struct Expect {
     exercise: String,
     #[serde(default = "graded")]
     status: String,
-    points: u64,
+    /// `None`: the points of the cases expected to pass, from the manifest
+    /// (so that a fixture does not copy points by hand).
+    points: Option<u64>,
     /// `None`: the fixture's variant for this exercise says which cases fail.
     failing: Option<BTreeMap<String, String>>,
     reason: Option<String>,
@@ -365,10 +367,12 @@ fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &m
             exercise["status"], expect.status
         ));
     }
-    if exercise["points"] != expect.points {
+    if let Some(points) = expect.points
+        && exercise["points"] != points
+    {
         problem(format!(
-            "{} points instead of {}",
-            exercise["points"], expect.points
+            "{} points instead of {points}",
+            exercise["points"]
         ));
     }
     if let Some(reason) = &expect.reason {
@@ -422,6 +426,34 @@ fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &m
     }
 }
 
+/// `expect` with its points filled in where the fixture leaves them out:
+/// the sum of the manifest's points of every case expected to pass.
+fn with_derived_points(course: &Course, expect: &Expect) -> Expect {
+    let mut expect = expect.clone();
+    if expect.points.is_some() {
+        return expect;
+    }
+    let Some(exercise) = course.exercise(&expect.exercise) else {
+        return expect;
+    };
+    let failing = expect.failing.clone().unwrap_or_default();
+    let passing: u32 = exercise
+        .manifest
+        .cases
+        .iter()
+        .filter(|case| {
+            let wanted = failing
+                .get(&case.name())
+                .or(failing.get("*"))
+                .map_or("passed", String::as_str);
+            wanted.split(": ").next() == Some("passed")
+        })
+        .map(|case| case.points)
+        .sum();
+    expect.points = Some(u64::from(passing));
+    expect
+}
+
 /// A report's list of ignored files, each as `PATH CHANGE`.
 fn ignored_list(ignored: &Value) -> Vec<String> {
     ignored
@@ -454,10 +486,10 @@ fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mu
         let expect = Expect {
             exercise: exercise.name().to_owned(),
             status: graded(),
-            points: u64::from(match every {
+            points: Some(u64::from(match every {
                 Every::FullMarks => manifest.total_points(),
                 Every::GivenOnly => given,
-            }),
+            })),
             failing: Some(match every {
                 Every::FullMarks => BTreeMap::new(),
                 Every::GivenOnly => manifest
@@ -573,6 +605,8 @@ fn fixture_submissions_get_their_expected_grades() {
                 }
                 _ => expect,
             };
+            let with_points = with_derived_points(&course, expect);
+            let expect = &with_points;
             match find_exercise(&report, &expect.exercise) {
                 Some(exercise) => check_exercise(&fixture.name, exercise, expect, &mut problems),
                 None => problems.push(format!(
