@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use xsafe_grade::{Course, Isolation, Limits, Toolchain};
-use xsafe_report::{Ignored, Report, Setting, model as report, render};
+use xsafe_report::{Ignored, Report, Setting, classroom, model as report, render};
 use xsafe_sandbox::submission;
 
 /// Grade a student's copy of the X-safe Rust course.
@@ -72,6 +72,14 @@ struct Cli {
     /// "$GITHUB_STEP_SUMMARY").
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
+
+    /// Append GitHub Classroom's runner results to this file (normally
+    /// "$GITHUB_OUTPUT"): a line `RUNNER_ID=BASE64` per exercise, the id
+    /// being the exercise's name with `_` for `-`. Written even when the
+    /// grader cannot grade (each exercise then scores 0, with the reason),
+    /// so the reporter always has a score to send.
+    #[arg(long, value_name = "FILE")]
+    classroom: Option<PathBuf>,
 
     /// Where sandboxes are built. Default: COURSE/target/xsafe-grader.
     #[arg(long, value_name = "DIR")]
@@ -145,7 +153,21 @@ fn main() -> ExitCode {
         print!("{}", Report::json_schema());
         return ExitCode::SUCCESS;
     }
-    match run(&cli) {
+    let outcome = run(&cli);
+    if let Some(path) = &cli.classroom {
+        let lines = match &outcome {
+            Ok(report) => classroom::github_outputs(report),
+            Err(message) => could_not_grade_outputs(&cli, message),
+        };
+        if let Err(message) = append(path, &lines) {
+            let style = anstyle::Style::new()
+                .bold()
+                .fg_color(Some(anstyle::AnsiColor::Red.into()));
+            eprintln!("{style}error{style:#}: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    match outcome {
         Ok(report) => {
             if cli.require_full_marks && report.points < report.max_points {
                 ExitCode::from(1)
@@ -161,6 +183,42 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Classroom results for a grade that did not happen: every exercise the
+/// command asked for (every exercise of the course by default) scores 0 of
+/// its points, with `message`. Nothing when the course itself cannot be
+/// read (the workflow's fallback value covers that).
+fn could_not_grade_outputs(cli: &Cli, message: &str) -> String {
+    let course_dir = cli.course.clone().unwrap_or_else(default_course);
+    let Ok(course) = Course::load(&course_dir) else {
+        return String::new();
+    };
+    course
+        .exercises
+        .iter()
+        .filter(|exercise| {
+            cli.exercises.is_empty() || cli.exercises.iter().any(|name| name == exercise.name())
+        })
+        .map(|exercise| {
+            let result = classroom::could_not_grade(exercise.manifest.total_points(), message);
+            format!(
+                "{}={}\n",
+                classroom::runner_id(exercise.name()),
+                classroom::encoded(&result)
+            )
+        })
+        .collect()
+}
+
+fn append(path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
 /// A seed for a grade when none is asked for: from the clock and the pid.

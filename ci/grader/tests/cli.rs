@@ -79,15 +79,67 @@ fn solved_repository(name: &str) -> PathBuf {
 
 /// A submission that does not exist is an error of the grader's input
 /// (exit 2, with the path), not a grade of 0.
+///
+/// Classroom still gets a result per exercise, worth 0 of its points,
+/// with the reason, so its reporter has a score to send.
 #[test]
 fn a_missing_submission_cannot_be_graded() {
-    let output = grader(&["/no/such/submission"]);
+    let results = root().join("target/xsafe/grader-cli-reports/missing-classroom.txt");
+    let _ = std::fs::create_dir_all(results.parent().expect("a folder"));
+    let _ = std::fs::remove_file(&results);
+    let output = grader(&[
+        "/no/such/submission",
+        "--classroom",
+        &results.to_string_lossy(),
+    ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("/no/such/submission: not a folder"),
         "{}",
         stderr(&output)
     );
+    let course = xsafe_grade::Course::load(&root()).expect("the course loads");
+    let results = classroom_results(&results);
+    assert_eq!(results.len(), course.exercises.len());
+    for (exercise, (id, result)) in course.exercises.iter().zip(&results) {
+        assert_eq!(*id, exercise.name().replace('-', "_"));
+        assert_eq!(result["status"], "error");
+        assert_eq!(result["max_score"], exercise.manifest.total_points());
+        assert_eq!(score(result), 0);
+        assert!(
+            result["tests"][0]["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("not a folder")),
+            "{result}"
+        );
+    }
+}
+
+/// The Classroom results in a `$GITHUB_OUTPUT` file: `(runner id, JSON)`
+/// per line.
+fn classroom_results(path: &Path) -> Vec<(String, serde_json::Value)> {
+    use base64::Engine as _;
+    let text = std::fs::read_to_string(path).expect("the results are written");
+    text.lines()
+        .map(|line| {
+            let (id, encoded) = line.split_once('=').expect("RUNNER_ID=BASE64");
+            let json = base64::engine::general_purpose::STANDARD
+                .decode(encoded)
+                .expect("base64");
+            let value = serde_json::from_slice(&json).expect("JSON");
+            (id.to_owned(), value)
+        })
+        .collect()
+}
+
+/// The points a Classroom result's tests add up to (what Classroom counts).
+fn score(result: &serde_json::Value) -> u64 {
+    result["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|test| test["score"].as_u64())
+        .sum()
 }
 
 /// An exercise name the course does not have is refused, and the message
@@ -166,6 +218,8 @@ fn grades_a_revision_and_writes_every_report() {
     let out = root().join("target/xsafe/grader-cli-reports");
     std::fs::create_dir_all(&out).expect("create report folder");
     let (json, junit, markdown) = (out.join("r.json"), out.join("r.xml"), out.join("r.md"));
+    let classroom = out.join("r.classroom");
+    let _ = std::fs::remove_file(&classroom);
     let repo_arg = repo.to_string_lossy().into_owned();
 
     let output = grader(&[
@@ -181,6 +235,8 @@ fn grades_a_revision_and_writes_every_report() {
         &junit.to_string_lossy(),
         "--markdown",
         &markdown.to_string_lossy(),
+        "--classroom",
+        &classroom.to_string_lossy(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
@@ -208,14 +264,32 @@ fn grades_a_revision_and_writes_every_report() {
         summary.contains(&format!("## X-safe Rust grade: {full} / {full} points")),
         "{summary}"
     );
+    let results = classroom_results(&classroom);
+    assert_eq!(results.len(), 1);
+    let (id, result) = &results[0];
+    assert_eq!(id, "lock_order");
+    assert_eq!(result["status"], "pass");
+    assert_eq!(result["max_score"], full);
+    assert_eq!(score(result), u64::from(full));
+    assert_eq!(result["tests"].as_array().map_or(0, Vec::len), cases);
 
+    let _ = std::fs::remove_file(&classroom);
     let output = grader(&[
         &repo_arg,
         "--exercise",
         "lock-order",
         "--require-full-marks",
+        "--classroom",
+        &classroom.to_string_lossy(),
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let results = classroom_results(&classroom);
+    assert_eq!(results[0].1["status"], "fail");
+    assert_eq!(
+        score(&results[0].1),
+        0,
+        "a crate that does not compile earns nothing"
+    );
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains(&format!("0/{full}")), "{text}");
     assert!(text.contains("the crate does not compile"), "{text}");

@@ -370,10 +370,7 @@ fn check_exercise(fixture: &str, exercise: &Value, expect: &Expect, problems: &m
     if let Some(points) = expect.points
         && exercise["points"] != points
     {
-        problem(format!(
-            "{} points instead of {points}",
-            exercise["points"]
-        ));
+        problem(format!("{} points instead of {points}", exercise["points"]));
     }
     if let Some(reason) = &expect.reason {
         let actual = exercise["reason"].as_str().unwrap_or("");

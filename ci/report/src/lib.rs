@@ -7,11 +7,15 @@
 //! * [`render`]: the grader's surfaces (text, Markdown, JUnit XML, JSON),
 //!   each escaping what a submission controls. The learner's tool draws
 //!   its screen from the same model, with the same words and escaping.
+//! * [`classroom`]: GitHub Classroom's runner results, one per exercise,
+//!   with the grader's partial credit.
 //!
-//! Features: `junit` (JUnit XML, with quick-junit) and `schema` (the JSON
-//! schema, with schemars), both on by default; the learner's tool builds
-//! without them.
+//! Features: `junit` (JUnit XML, with quick-junit), `schema` (the JSON
+//! schema, with schemars) and `classroom` (base64), all on by default; the
+//! learner's tool builds without them.
 
+#[cfg(feature = "classroom")]
+pub mod classroom;
 pub mod model;
 pub mod render;
 
