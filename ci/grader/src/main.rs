@@ -10,6 +10,7 @@
 //! 2 the grader could not run (bad arguments, no course, unreadable
 //! submission, a revision that does not exist).
 
+mod class;
 mod grading;
 mod slot;
 
@@ -80,6 +81,24 @@ struct Cli {
     /// so the reporter always has a score to send.
     #[arg(long, value_name = "FILE")]
     classroom: Option<PathBuf>,
+
+    /// Grade a whole class: SUBMISSION is a folder holding one submission
+    /// per sub-folder (as GitHub Classroom's tools download them), or a
+    /// file listing one per line (`URL` or `NAME URL`, anything `git clone`
+    /// takes). Writes the gradebook to --gradebook.
+    #[arg(long, requires = "gradebook")]
+    class: bool,
+
+    /// With --class: the folder for the gradebook (grades.csv, a row per
+    /// student and a column per exercise; gradebook.md; and
+    /// students/NAME/report.json and report.md).
+    #[arg(long, value_name = "DIR", requires = "class")]
+    gradebook: Option<PathBuf>,
+
+    /// With --class: the longest one submission's grade may take, in
+    /// seconds, before it is stopped and reported as not graded.
+    #[arg(long, value_name = "SECS", default_value_t = 1800.0)]
+    submission_time_limit: f64,
 
     /// Where sandboxes are built. Default: COURSE/target/xsafe-grader.
     #[arg(long, value_name = "DIR")]
@@ -152,6 +171,18 @@ fn main() -> ExitCode {
     if cli.print_schema {
         print!("{}", Report::json_schema());
         return ExitCode::SUCCESS;
+    }
+    if cli.class {
+        return match run_class(&cli) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                let style = anstyle::Style::new()
+                    .bold()
+                    .fg_color(Some(anstyle::AnsiColor::Red.into()));
+                eprintln!("{style}error{style:#}: {message}");
+                ExitCode::from(2)
+            }
+        };
     }
     let outcome = run(&cli);
     if let Some(path) = &cli.classroom {
@@ -251,6 +282,147 @@ fn write_report(path: &Path, text: &str) -> Result<(), String> {
 
 fn default_course() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `--class`: grades every submission of the class, one grader process
+/// each (see [`class`]), and writes the gradebook.
+fn run_class(cli: &Cli) -> Result<(), String> {
+    let started = Instant::now();
+    let Some(list) = cli.submission.as_deref() else {
+        return Err("no class given".to_owned());
+    };
+    let Some(gradebook) = cli.gradebook.as_deref() else {
+        return Err("--class needs --gradebook DIR".to_owned());
+    };
+    let course_dir = cli.course.clone().unwrap_or_else(default_course);
+    let course = Course::load(&course_dir)
+        .map_err(|err| format!("cannot read the course at {}: {err}", course_dir.display()))?;
+    let exercises: Vec<String> = if cli.exercises.is_empty() {
+        course
+            .exercises
+            .iter()
+            .map(|e| e.name().to_owned())
+            .collect()
+    } else {
+        for name in &cli.exercises {
+            if course.exercise(name).is_none() {
+                return Err(format!("the course has no exercise `{name}`"));
+            }
+        }
+        cli.exercises.clone()
+    };
+    let students = class::students(list)?;
+    if students.is_empty() {
+        return Err(format!("{} holds no submissions", list.display()));
+    }
+    let work_dir = cli
+        .work_dir
+        .clone()
+        .unwrap_or_else(|| course.root.join("target/xsafe-grader"));
+    let target_dir = cli
+        .target_dir
+        .clone()
+        .unwrap_or_else(|| work_dir.join("build"));
+    let seed = cli.seed.unwrap_or_else(random_seed);
+    let mut shared: Vec<String> = vec![
+        "--course".into(),
+        course.root.to_string_lossy().into_owned(),
+        "--work-dir".into(),
+        work_dir.to_string_lossy().into_owned(),
+        "--target-dir".into(),
+        target_dir.to_string_lossy().into_owned(),
+        "--seed".into(),
+        format!("{seed:#x}"),
+        "--jobs".into(),
+        cli.jobs.to_string(),
+        "--build-time-limit".into(),
+        cli.build_time_limit.to_string(),
+        "--case-time-limit".into(),
+        cli.case_time_limit.to_string(),
+        "--output-limit".into(),
+        cli.output_limit.to_string(),
+        "--memory-limit".into(),
+        cli.memory_limit.to_string(),
+    ];
+    for name in &exercises {
+        shared.extend(["--exercise".into(), name.clone()]);
+    }
+    if let Some(toolchain) = &cli.toolchain {
+        shared.extend(["--toolchain".into(), toolchain.clone()]);
+    }
+    if let Some(rev) = &cli.rev {
+        shared.extend(["--rev".into(), rev.clone()]);
+    }
+    let runner = class::Runner {
+        program: std::env::current_exe()
+            .map_err(|err| format!("cannot find the grader's own binary: {err}"))?,
+        shared,
+        work_dir,
+        bound: seconds_arg(cli.submission_time_limit, "submission-time-limit")?,
+    };
+    std::fs::create_dir_all(gradebook.join("students"))
+        .map_err(|err| format!("cannot create {}: {err}", gradebook.display()))?;
+
+    let bar = ProgressBar::new(students.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>12.cyan.bold} [{bar:25}] {pos}/{len}: {msg} ({elapsed}, about {eta} left)",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("Grading");
+    let on_terminal = !bar.is_hidden();
+    if on_terminal {
+        bar.enable_steady_tick(Duration::from_millis(200));
+    }
+    let mut rows = Vec::new();
+    let mut folders = std::collections::BTreeSet::new();
+    for student in &students {
+        let mut folder_name = class::file_name(&student.name);
+        let mut n = 1;
+        while !folders.insert(folder_name.clone()) {
+            n += 1;
+            folder_name = format!("{}-{n}", class::file_name(&student.name));
+        }
+        bar.set_message(student.name.clone());
+        let row = runner.grade(student, &gradebook.join("students").join(&folder_name));
+        let line = match &row.report {
+            Some(report) => format!(
+                "{:>12} {} {}/{} in {:.0}s",
+                "Graded", row.name, report.points, report.max_points, row.seconds
+            ),
+            None => format!("{:>12} {}: {}", "Not graded", row.name, class::status(&row)),
+        };
+        if on_terminal {
+            bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+        bar.inc(1);
+        rows.push(row);
+    }
+    bar.finish_and_clear();
+
+    let csv = class::csv(&course, &exercises, &rows)?;
+    write_report(&gradebook.join("grades.csv"), &csv)?;
+    write_report(
+        &gradebook.join("gradebook.md"),
+        &class::markdown(&course, &exercises, &rows, seed),
+    )?;
+    let graded = rows.iter().filter(|row| row.report.is_some()).count();
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Green.into()));
+    println!(
+        "{style}{:>12}{style:#} {} submissions ({graded} graded, {} not) in {:.0}s; gradebook in {}",
+        "Finished",
+        rows.len(),
+        rows.len() - graded,
+        started.elapsed().as_secs_f64(),
+        gradebook.display()
+    );
+    Ok(())
 }
 
 fn run(cli: &Cli) -> Result<Report, String> {

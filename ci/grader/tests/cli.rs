@@ -429,3 +429,92 @@ fn a_hung_build_does_not_spend_another_graders_limit() {
     let reason = hung_report["exercises"][0]["reason"].as_str().unwrap_or("");
     assert!(reason.contains("does not compile"), "{reason}");
 }
+
+/// `--class` grades every submission in a folder into one gradebook: a
+/// full solution, a starter, a copy that does not compile, a copy without
+/// the exercise, and a folder name a spreadsheet would run as a formula.
+/// Each gets its own row and reports; the broken and empty ones do not
+/// stop the others, and the formula stays text.
+#[test]
+fn a_class_gets_a_gradebook() {
+    let _one = one_at_a_time();
+    let root = root();
+    let class = root.join("target/xsafe/grader-cli-class");
+    let _ = std::fs::remove_dir_all(&class);
+    std::fs::create_dir_all(&class).expect("class folder");
+    let place = |copy: PathBuf, name: &str| {
+        std::fs::rename(&copy, class.join(name)).expect("move the copy into the class");
+    };
+    place(ordered_tree_copy("class-alice", true, None), "alice");
+    place(ordered_tree_copy("class-bob", false, None), "bob");
+    place(
+        ordered_tree_copy("class-formula", true, Some(("mod iter;", "mod iter mod;"))),
+        "=HYPERLINK(1)",
+    );
+    std::fs::create_dir_all(class.join("dana/exercises")).expect("an empty copy");
+    let gradebook = root.join("target/xsafe/grader-cli-gradebook");
+    let _ = std::fs::remove_dir_all(&gradebook);
+
+    let output = grader(&[
+        &class.to_string_lossy(),
+        "--class",
+        "--gradebook",
+        &gradebook.to_string_lossy(),
+        "--exercise",
+        "ordered-tree",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let course = xsafe_grade::Course::load(&root).expect("the course loads");
+    let manifest = &course
+        .exercise("ordered-tree")
+        .expect("ordered-tree")
+        .manifest;
+    let full = manifest.total_points();
+    let given: u32 = manifest
+        .cases
+        .iter()
+        .filter(|case| case.given)
+        .map(|case| case.points)
+        .sum();
+
+    let csv = std::fs::read_to_string(gradebook.join("grades.csv")).expect("grades.csv");
+    let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(csv.as_bytes())
+        .records()
+        .map(|record| {
+            record
+                .expect("a CSV record")
+                .iter()
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        rows[0],
+        ["student", "ordered-tree", "total", "max", "status"]
+    );
+    let row = |name: &str| {
+        rows.iter()
+            .find(|row| row[0] == name)
+            .unwrap_or_else(|| panic!("no row for {name} in\n{csv}"))
+            .clone()
+    };
+    assert_eq!(row("alice")[1], full.to_string(), "{csv}");
+    assert_eq!(row("alice")[4], "graded");
+    assert_eq!(row("bob")[1], given.to_string(), "{csv}");
+    assert_eq!(row("'=HYPERLINK(1)")[1], "0", "{csv}");
+    assert!(
+        row("'=HYPERLINK(1)")[4].contains("does not compile: ordered-tree"),
+        "{csv}"
+    );
+    assert_eq!(row("dana")[1], "0", "{csv}");
+    assert!(row("dana")[4].contains("not graded: ordered-tree"), "{csv}");
+    assert_eq!(rows.len(), 5, "a header and four students:\n{csv}");
+    for name in ["alice", "bob", "dana", "_HYPERLINK_1_"] {
+        let report = gradebook.join("students").join(name).join("report.json");
+        assert!(report.exists(), "{} is written", report.display());
+    }
+    let summary = std::fs::read_to_string(gradebook.join("gradebook.md")).expect("gradebook.md");
+    assert!(summary.contains("# Gradebook: 4 submissions"), "{summary}");
+}
