@@ -92,4 +92,11 @@ fi
 step Building "the book (mdbook build book)"
 "$mdbook" build book
 
+# Every link inside the built book must reach a page, a file or an anchor;
+# external links are not fetched (CI may be offline), only listed.
+step Checking "the book's internal links and anchors (book/linkcheck)"
+site_url=$(sed -n 's/^site-url = "\(.*\)"/\1/p' book/book.toml)
+cargo run --locked --quiet -p xsafe-book-linkcheck -- book/book \
+    --site-url "${site_url:-/}" --report "$root/target/book-external-links.txt"
+
 step Finished "all checks passed in $(( $(date +%s) - started ))s; grading proven on: $(IFS=';'; printf '%s' "${versions[*]}")"
