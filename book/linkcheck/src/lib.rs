@@ -80,12 +80,15 @@ pub fn percent_decode(value: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(byte) = u8::from_str_radix(&value[i + 1..i + 3], 16) {
-                out.push(byte);
-                i += 3;
-                continue;
-            }
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|hex| std::str::from_utf8(hex).ok());
+        if bytes[i] == b'%'
+            && let Some(byte) = hex.and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            out.push(byte);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
@@ -176,7 +179,9 @@ pub fn base_of(html: &str, site_prefix: &str) -> Option<String> {
     let at = html.find("<base ")?;
     let tag = &html[at..at + html[at..].find('>')?];
     let href = attributes(tag, &["href"]).into_iter().next()?.value;
-    let path = href.strip_prefix(site_prefix).or_else(|| href.strip_prefix('/'))?;
+    let path = href
+        .strip_prefix(site_prefix)
+        .or_else(|| href.strip_prefix('/'))?;
     Some(path.trim_end_matches('/').to_owned())
 }
 
@@ -246,7 +251,12 @@ pub fn check(pages: &Pages, site_prefix: &str, exists: impl Fn(&Path) -> bool) -
     for (page, html) in pages {
         let base = base_of(html, site_prefix);
         for attr in attributes(html, &["href", "src"]) {
-            match classify(&attr.value, page, base.as_deref()) {
+            // An absolute path under the site's prefix is a file of the book.
+            let value = match attr.value.strip_prefix(site_prefix) {
+                Some(rest) if site_prefix.len() > 1 => format!("/{rest}"),
+                _ => attr.value.clone(),
+            };
+            match classify(&value, page, base.as_deref()) {
                 Link::Ignored => {}
                 Link::External(url) => {
                     report.external.entry(url).or_default().insert(page.clone());
@@ -256,8 +266,18 @@ pub fn check(pages: &Pages, site_prefix: &str, exists: impl Fn(&Path) -> bool) -
                     link,
                     why: "climbs out of the book".into(),
                 }),
-                Link::Internal { file, fragment } => {
+                Link::Internal { mut file, fragment } => {
                     report.internal_links += 1;
+                    // A directory stands for its index page.
+                    if file.as_os_str().is_empty()
+                        || attr
+                            .value
+                            .split(['#', '?'])
+                            .next()
+                            .is_some_and(|path| path.ends_with('/'))
+                    {
+                        file.push("index.html");
+                    }
                     let target_ids = ids.get(&file);
                     let found = target_ids.is_some() || exists(&file);
                     if !found {
@@ -268,14 +288,15 @@ pub fn check(pages: &Pages, site_prefix: &str, exists: impl Fn(&Path) -> bool) -
                         });
                         continue;
                     }
-                    if let (Some(fragment), Some(target_ids)) = (fragment, target_ids) {
-                        if !fragment.is_empty() && !target_ids.contains(&fragment) {
-                            report.problems.push(Problem {
-                                page: page.clone(),
-                                link: attr.value.clone(),
-                                why: format!("no id \"{fragment}\" in {}", file.display()),
-                            });
-                        }
+                    if let (Some(fragment), Some(target_ids)) = (fragment, target_ids)
+                        && !fragment.is_empty()
+                        && !target_ids.contains(&fragment)
+                    {
+                        report.problems.push(Problem {
+                            page: page.clone(),
+                            link: attr.value.clone(),
+                            why: format!("no id \"{fragment}\" in {}", file.display()),
+                        });
                     }
                 }
             }
@@ -296,16 +317,26 @@ mod tests {
 
     #[test]
     fn attributes_are_found_in_order_and_decoded() {
-        let html = r#"<a class="x" href="a.html#b">x</a><img src='img/t.svg' alt="t"><p data-href="no">"#;
+        let html =
+            r#"<a class="x" href="a.html#b">x</a><img src='img/t.svg' alt="t"><p data-href="no">"#;
         let found = attributes(html, &["href", "src"]);
         assert_eq!(
             found,
             vec![
-                Attr { name: "href".into(), value: "a.html#b".into() },
-                Attr { name: "src".into(), value: "img/t.svg".into() },
+                Attr {
+                    name: "href".into(),
+                    value: "a.html#b".into()
+                },
+                Attr {
+                    name: "src".into(),
+                    value: "img/t.svg".into()
+                },
             ]
         );
-        let ids = attributes(r#"<h2 id="what-the-course-changed"><a href="?q=a&amp;b=c">"#, &["id", "href"]);
+        let ids = attributes(
+            r#"<h2 id="what-the-course-changed"><a href="?q=a&amp;b=c">"#,
+            &["id", "href"],
+        );
         assert_eq!(ids[0].value, "what-the-course-changed");
         assert_eq!(ids[1].value, "?q=a&b=c");
     }
@@ -313,31 +344,55 @@ mod tests {
     #[test]
     fn links_are_classified() {
         let here = Path::new("dir/page.html");
-        assert_eq!(classify("https://lwn.net/x", here, None), Link::External("https://lwn.net/x".into()));
-        assert_eq!(classify("mailto:a@b", here, None), Link::External("mailto:a@b".into()));
+        assert_eq!(
+            classify("https://lwn.net/x", here, None),
+            Link::External("https://lwn.net/x".into())
+        );
+        assert_eq!(
+            classify("mailto:a@b", here, None),
+            Link::External("mailto:a@b".into())
+        );
         assert_eq!(classify("javascript:void(0)", here, None), Link::Ignored);
         assert_eq!(classify("#", here, None), Link::Ignored);
         assert_eq!(
             classify("other.html#top", here, None),
-            Link::Internal { file: "dir/other.html".into(), fragment: Some("top".into()) }
+            Link::Internal {
+                file: "dir/other.html".into(),
+                fragment: Some("top".into())
+            }
         );
         assert_eq!(
             classify("#local", here, None),
-            Link::Internal { file: "dir/page.html".into(), fragment: Some("local".into()) }
+            Link::Internal {
+                file: "dir/page.html".into(),
+                fragment: Some("local".into())
+            }
         );
         assert_eq!(
             classify("../css/a.css?v=1", here, None),
-            Link::Internal { file: "css/a.css".into(), fragment: None }
+            Link::Internal {
+                file: "css/a.css".into(),
+                fragment: None
+            }
         );
-        assert_eq!(classify("../../up.html", here, None), Link::OutsideBook("../../up.html".into()));
+        assert_eq!(
+            classify("../../up.html", here, None),
+            Link::OutsideBook("../../up.html".into())
+        );
         // With `<base href="/x-safe-rust/">`, links resolve from the root.
         assert_eq!(
             classify("css/a.css", Path::new("404.html"), Some("")),
-            Link::Internal { file: "css/a.css".into(), fragment: None }
+            Link::Internal {
+                file: "css/a.css".into(),
+                fragment: None
+            }
         );
         assert_eq!(
             classify("a.html#caf%C3%A9", here, None),
-            Link::Internal { file: "dir/a.html".into(), fragment: Some("café".into()) }
+            Link::Internal {
+                file: "dir/a.html".into(),
+                fragment: Some("café".into())
+            }
         );
     }
 
@@ -357,11 +412,30 @@ mod tests {
                 <a href="c.html">x</a><img src="img/f.svg"><img src="img/missing.svg">
                 <a href="https://example.org/">out</a><a href="#top">self</a>"##,
             ),
-            page("b.html", r#"<h2 id="there">B</h2><a href="https://example.org/">out</a>"#),
+            page(
+                "b.html",
+                r#"<h2 id="there">B</h2><a href="https://example.org/">out</a>"#,
+            ),
         ]
         .into_iter()
         .collect();
         let report = check(&pages, "/", |file| file == Path::new("img/f.svg"));
+        let served: Pages = [
+            page("index.html", r#"<h1 id="x">home</h1>"#),
+            page("404.html", r#"<base href="/book/"><a href="/book/">home</a><a href="/book/#x">x</a><a href="index.html#y">y</a>"#),
+        ]
+        .into_iter()
+        .collect();
+        let under_prefix = check(&served, "/book/", |_| false);
+        // The `<base href>` itself is a link to the root, too.
+        assert_eq!(under_prefix.internal_links, 4);
+        assert_eq!(
+            under_prefix.problems.len(),
+            1,
+            "{:?}",
+            under_prefix.problems
+        );
+        assert_eq!(under_prefix.problems[0].why, "no id \"y\" in index.html");
         let whys: Vec<_> = report
             .problems
             .iter()

@@ -39,7 +39,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = xsafe_book_linkcheck::check(&pages, &site_prefix, |file| book.join(file).is_file());
+    let report =
+        xsafe_book_linkcheck::check(&pages, &site_prefix, |file| book.join(file).is_file());
     if let Some(path) = &report_file {
         let mut text = String::from("# External links of the book (not checked offline)\n\n");
         for (url, on) in &report.external {
@@ -52,9 +53,16 @@ fn main() -> ExitCode {
         }
     }
     for problem in &report.problems {
-        println!("{}: {}: {}", problem.page.display(), problem.link, problem.why);
+        println!(
+            "{}: {}: {}",
+            problem.page.display(),
+            problem.link,
+            problem.why
+        );
     }
-    let listed = report_file.map_or(String::new(), |path| format!(", listed in {}", path.display()));
+    let listed = report_file.map_or(String::new(), |path| {
+        format!(", listed in {}", path.display())
+    });
     println!(
         "{} pages, {} internal links and anchors checked, {} broken; {} external links not checked{listed}",
         report.pages,
