@@ -8,8 +8,8 @@
 #
 # It needs only the Rust toolchain (rustup): mdbook is installed on first
 # use into target/tools; bubblewrap (the grader's isolation), chromium and
-# node (the book's browser test) from the
-# system's packages when the machine allows it.
+# node (the book's browser test) come from the system's packages when the
+# machine allows it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
