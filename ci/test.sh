@@ -2,13 +2,14 @@
 # Runs every check of the course, as CI does: formatting, lints, all tests
 # (grading proofs on every toolchain this machine has, book examples, unit
 # tests, a smoke run of the benchmarks), and a build of the book with the
-# real mdbook.
+# real mdbook, its links and anchors, and the pages in headless Chromium.
 #
 #   bash ci/test.sh
 #
 # It needs only the Rust toolchain (rustup): mdbook is installed on first
-# use into target/tools, and bubblewrap (the grader's isolation) from the
-# system's packages when the machine allows it.
+# use into target/tools; bubblewrap (the grader's isolation), chromium and
+# node (the book's browser test) come from the system's packages when the
+# machine allows it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -91,5 +92,37 @@ if ! "$mdbook" --version 2>/dev/null | grep -q "$mdbook_version"; then
 fi
 step Building "the book (mdbook build book)"
 "$mdbook" build book
+
+# Every link inside the built book must reach a page, a file or an anchor;
+# external links are not fetched (CI may be offline), only listed.
+step Checking "the book's internal links and anchors (book/linkcheck)"
+site_url=$(sed -n 's/^site-url = "\(.*\)"/\1/p' book/book.toml)
+cargo run --locked --quiet -p xsafe-book-linkcheck -- book/book \
+    --site-url "${site_url:-/}" --report "$root/target/book-external-links.txt"
+
+# The book as readers get it: every page in headless Chromium (Debian's
+# `chromium`, driven by node over the DevTools pipe, no npm packages): no
+# console errors, Run buttons exactly on the blocks that run on the
+# playground, search, figures, 390 px wide pages, 404.html under site-url.
+# About 25 s; both programs are installed when missing and the machine
+# allows it, else the test is skipped with a warning.
+for program in chromium node; do
+    command -v "$program" >/dev/null 2>&1 && continue
+    package=$program
+    [ "$program" = node ] && package=nodejs
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        step Installing "$package (apt-get), for the book's browser test"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null 2>&1 \
+            || { apt-get update -qq >/dev/null 2>&1 \
+                && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null 2>&1; } \
+            || warn "$package could not be installed"
+    fi
+done
+if command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
+    step Testing "the book in headless Chromium (ci/book-browser-test.mjs)"
+    node ci/book-browser-test.mjs book/book book/src "$(command -v chromium)"
+else
+    warn "chromium or node is missing: the book's browser test was skipped"
+fi
 
 step Finished "all checks passed in $(( $(date +%s) - started ))s; grading proven on: $(IFS=';'; printf '%s' "${versions[*]}")"

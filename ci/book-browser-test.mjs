@@ -1,0 +1,216 @@
+// Loads every page of the built book in headless Chromium and checks what a
+// reader sees:
+//
+//   * no errors in the console (offline, the playground's crate list cannot
+//     load: failed requests to play.rust-lang.org are counted, not errors);
+//   * a Run button (mdBook's `pre.playground` with its `.play-button`) on
+//     exactly the Rust blocks of the chapter that are not `noplayground`,
+//     and on none that uses the course's crates;
+//   * the search finds "invariant";
+//   * every figure's SVG loaded and has a size;
+//   * at 390 px wide, no page scrolls sideways and no text is clipped;
+//   * 404.html, served under the site's prefix, finds its stylesheets.
+//
+//   node ci/book-browser-test.mjs BOOK_DIR BOOK_SRC [CHROMIUM]
+//
+// No dependencies: it serves the book with node's http module and drives
+// Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe).
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFileSync, readdirSync, existsSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, extname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const [bookDir, srcDir, chromium = '/usr/bin/chromium'] = process.argv.slice(2);
+if (!bookDir || !srcDir) {
+    console.error('usage: node ci/book-browser-test.mjs BOOK_DIR BOOK_SRC [CHROMIUM]');
+    process.exit(2);
+}
+const started = Date.now();
+const tomlSiteUrl = /^site-url\s*=\s*"([^"]*)"/m.exec(readFileSync(join(srcDir, '..', 'book.toml'), 'utf8'));
+const prefix = tomlSiteUrl ? tomlSiteUrl[1] : '/';
+const COURSE_CRATES = /\b(lock_order_fine_print|ordered_tree)::/;
+
+// The chapters' Rust blocks, from the Markdown: how many should run.
+function expectedPlaygrounds(markdown) {
+    let count = 0;
+    for (const line of markdown.split('\n')) {
+        const info = /^\s*```(\S*)/.exec(line);
+        if (!info || !info[1]) continue;
+        const tokens = info[1].split(',');
+        if (tokens[0] === 'rust' && !tokens.includes('noplayground') && !tokens.includes('ignore')) count += 1;
+    }
+    return count;
+}
+const chapters = readFileSync(join(srcDir, 'SUMMARY.md'), 'utf8')
+    .split('\n')
+    .map(line => /\]\(([^)]+\.md)\)/.exec(line))
+    .filter(Boolean)
+    .map(m => m[1]);
+const expected = new Map(chapters.map(md => [md.replace(/\.md$/, '.html'), expectedPlaygrounds(readFileSync(join(srcDir, md), 'utf8'))]));
+
+// A static server for the book, under the site's prefix, with 404.html.
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml',
+    '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.json': 'application/json' };
+const root = resolve(bookDir);
+const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.startsWith(prefix) ? join(root, path.slice(prefix.length)) : null;
+    if (file && existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (file && file.startsWith(root) && existsSync(file) && statSync(file).isFile()) {
+        res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' });
+        res.end(readFileSync(file));
+    } else {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end(readFileSync(join(root, '404.html')));
+    }
+});
+await new Promise(ok => server.listen(0, '127.0.0.1', ok));
+const base = `http://127.0.0.1:${server.address().port}${prefix}`;
+
+// Chromium, driven over a pipe: fd 3 in, fd 4 out, messages end with NUL.
+const profile = mkdtempSync(join(tmpdir(), 'xsafe-chromium-'));
+const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--no-first-run', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+let nextId = 1, buffer = '';
+const waiting = new Map(), listeners = [];
+browser.stdio[4].on('data', chunk => {
+    buffer += chunk.toString();
+    let end;
+    while ((end = buffer.indexOf('\0')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.id && waiting.has(message.id)) {
+            const { ok, fail } = waiting.get(message.id);
+            waiting.delete(message.id);
+            message.error ? fail(new Error(JSON.stringify(message.error))) : ok(message.result);
+        } else {
+            listeners.forEach(listener => listener(message));
+        }
+    }
+});
+function send(method, params = {}, sessionId) {
+    const id = nextId++;
+    browser.stdio[3].write(JSON.stringify({ id, method, params, sessionId }) + '\0');
+    return new Promise((ok, fail) => waiting.set(id, { ok, fail }));
+}
+const sleep = ms => new Promise(ok => setTimeout(ok, ms));
+
+const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+const page = (method, params) => send(method, params, sessionId);
+let consoleErrors = [], offlineRequests = 0, loaded = false, expectedMissing = null;
+listeners.push(message => {
+    if (message.sessionId !== sessionId) return;
+    if (message.method === 'Page.loadEventFired') loaded = true;
+    if (message.method === 'Runtime.exceptionThrown') {
+        const text = message.params.exceptionDetails.exception?.description || message.params.exceptionDetails.text;
+        // book.js asks play.rust-lang.org for its crate list; offline, the
+        // fetch fails and the Run buttons stay hidden.
+        if (/Failed to fetch/.test(text) && /fetch_with_timeout/.test(text)) offlineRequests += 1;
+        else consoleErrors.push(text);
+    }
+    if (message.method === 'Runtime.consoleAPICalled' && message.params.type === 'error') {
+        consoleErrors.push(message.params.args.map(arg => arg.value ?? arg.description).join(' '));
+    }
+    if (message.method === 'Log.entryAdded' && message.params.entry.level === 'error') {
+        const { url = '', text } = message.params.entry;
+        if (url.startsWith('https://play.rust-lang.org/')) { /* counted with its exception */ }
+        else if (url === expectedMissing) { /* the 404 test's own page */ }
+        else consoleErrors.push(`${text} ${url}`);
+    }
+});
+await page('Page.enable');
+await page('Runtime.enable');
+await page('Log.enable');
+async function open(url, width) {
+    await page('Emulation.setDeviceMetricsOverride', { width, height: 900, deviceScaleFactor: 1, mobile: width < 600 });
+    loaded = false;
+    await page('Page.navigate', { url });
+    for (let i = 0; i < 100 && !loaded; i++) await sleep(50);
+    await sleep(300); // book.js and the searcher run after load
+}
+async function evaluate(expression) {
+    const { result, exceptionDetails } = await page('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+    if (exceptionDetails) throw new Error(exceptionDetails.text);
+    return result.value;
+}
+
+const failures = [];
+const fail = (where, what) => failures.push(`${where}: ${what}`);
+const pages = readdirSync(root).filter(name => name.endsWith('.html') && name !== '404.html' && name !== 'toc.html');
+let figures = 0;
+for (const name of pages) {
+    for (const width of [1200, 390]) {
+        consoleErrors = [];
+        await open(base + name, width);
+        for (const error of consoleErrors) fail(`${name} (${width}px)`, `console error: ${error}`);
+        if (width === 390) {
+            const clipped = await evaluate(`(() => {
+                const out = [];
+                if (document.documentElement.scrollWidth > window.innerWidth + 1)
+                    out.push('the page is ' + document.documentElement.scrollWidth + 'px wide');
+                for (const el of document.querySelectorAll('main p, main li, main h1, main h2, main h3, main figcaption, main td, main th')) {
+                    const style = getComputedStyle(el);
+                    if (['hidden', 'clip'].includes(style.overflowX) && el.scrollWidth > el.clientWidth + 1)
+                        out.push(el.tagName + ' "' + el.textContent.slice(0, 40) + '" is clipped');
+                    const box = el.getBoundingClientRect();
+                    if (box.width > 0 && box.right > window.innerWidth + 1 && !el.closest('pre, .table-wrapper, table'))
+                        out.push(el.tagName + ' "' + el.textContent.slice(0, 40) + '" runs off the screen');
+                }
+                return out;
+            })()`);
+            for (const problem of clipped) fail(`${name} (390px)`, problem);
+            continue;
+        }
+        const blocks = await evaluate(`(() => ({
+            playgrounds: document.querySelectorAll('main pre.playground').length,
+            buttons: document.querySelectorAll('main pre.playground .play-button').length,
+            strayButtons: Array.from(document.querySelectorAll('main .play-button')).filter(b => !b.closest('pre.playground')).length,
+            withCourseCrates: Array.from(document.querySelectorAll('main pre.playground')).filter(p => ${COURSE_CRATES}.test(p.textContent)).length,
+            figures: Array.from(document.querySelectorAll('main figure img')).map(img => ({
+                src: img.getAttribute('src'), ok: img.complete && img.naturalWidth > 0, alt: img.alt.length })),
+        }))()`);
+        if (expected.has(name) && blocks.playgrounds !== expected.get(name))
+            fail(name, `${blocks.playgrounds} blocks with a Run button, the chapter has ${expected.get(name)} that run on the playground`);
+        if (blocks.buttons !== blocks.playgrounds) fail(name, `${blocks.playgrounds} playground blocks but ${blocks.buttons} Run buttons`);
+        if (blocks.strayButtons) fail(name, `${blocks.strayButtons} Run buttons outside playground blocks`);
+        if (blocks.withCourseCrates) fail(name, `${blocks.withCourseCrates} blocks that use the course's crates have a Run button`);
+        for (const figure of blocks.figures) {
+            if (name !== 'print.html') figures += 1;
+            if (!figure.src.endsWith('.svg')) fail(name, `figure ${figure.src} is not an SVG`);
+            if (!figure.ok) fail(name, `figure ${figure.src} did not render`);
+            if (!figure.alt) fail(name, `figure ${figure.src} has no alt text`);
+        }
+    }
+}
+
+// Search.
+consoleErrors = [];
+await open(base + 'index.html?search=invariant', 1200);
+let hits = 0;
+for (let i = 0; i < 40 && hits === 0; i++) {
+    hits = await evaluate(`document.querySelectorAll('#mdbook-searchresults li').length`);
+    if (hits === 0) await sleep(100);
+}
+if (hits === 0) fail('search', 'no result for "invariant"');
+for (const error of consoleErrors) fail('search', `console error: ${error}`);
+
+// 404.html under the prefix: its stylesheets load through <base href>.
+consoleErrors = [];
+expectedMissing = base + 'no/such/page.html';
+await open(expectedMissing, 1200);
+const styled = await evaluate(`Array.from(document.styleSheets).filter(s => { try { return s.cssRules.length > 0 } catch { return false } }).length`);
+if (styled < 3) fail('404.html', `only ${styled} stylesheets loaded under ${prefix}`);
+for (const error of consoleErrors) fail('404.html', `console error: ${error}`);
+
+await new Promise(ok => { browser.once('exit', ok); browser.kill(); });
+server.close();
+try { rmSync(profile, { recursive: true, force: true }); } catch { /* Chromium's late writes: leave it to the system */ }
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+for (const failure of failures) console.log(failure);
+console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, search: ${hits} results for "invariant"; ` +
+    `${offlineRequests} fetches of the playground's crate list failed (offline: Run buttons stay hidden); ${failures.length} problems in ${seconds}s`);
+process.exit(failures.length ? 1 : 0);
