@@ -31,21 +31,6 @@ pub struct AuditView {
     pub counters: (u64, u64, u64),
 }
 
-/// A fingerprint of a ledger (FNV-1a over each transfer's three numbers),
-/// so that an audit taken while transfers run can be recorded in a few
-/// numbers and still be checked against the final ledger's first entries.
-pub fn fingerprint(ledger: &[Move]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &(from, to, amount) in ledger {
-        for word in [from as u64, to as u64, amount] {
-            for byte in word.to_le_bytes() {
-                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    hash
-}
-
 /// The balances after replaying `ledger` from `start`, or the first entry
 /// that pays more than its account holds at that point of the replay.
 pub fn replay(start: &[u64], ledger: &[Move]) -> Result<Vec<u64>, (usize, Move)> {
