@@ -35,7 +35,10 @@ pub fn check(root: &Path, with_cargo: bool) -> Vec<String> {
     for manifest in &manifests {
         if any_api
             && manifest.surface.api.is_empty()
-            && manifest.cases.iter().any(|case| case.expect == Expect::Surface)
+            && manifest
+                .cases
+                .iter()
+                .any(|case| case.expect == Expect::Surface)
         {
             problems.push(format!(
                 "exercises/{}/grading/manifest.toml: a surface case but no [surface] api (run `cargo run -p xsafe-grading-proofs --bin api {}`)",
@@ -80,7 +83,9 @@ fn check_exercise(
     let dir = root.join("exercises").join(name);
     let solution = root.join("solutions").join(name);
     if !solution.join("Cargo.toml").is_file() {
-        problems.push(format!("solutions/{name}/Cargo.toml: missing (every exercise has a reference solution)"));
+        problems.push(format!(
+            "solutions/{name}/Cargo.toml: missing (every exercise has a reference solution)"
+        ));
     }
     let variants = solution.join("variants.toml");
     let variants = if variants.is_file() {
@@ -187,7 +192,11 @@ fn case_files(cases: &Path) -> Vec<PathBuf> {
         if !step.path().is_dir() {
             continue;
         }
-        for file in std::fs::read_dir(step.path()).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(step.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let path = file.path();
             if path.extension().is_some_and(|ext| ext == "rs") {
                 files.push(path);
@@ -256,8 +265,9 @@ fn check_workspace(root: &Path, names: &[String], problems: &mut Vec<String>) {
     };
     let members = workspace_list(&doc, "members");
     let defaults = workspace_list(&doc, "default-members");
-    let covered =
-        |patterns: &[String], path: &str| patterns.iter().any(|pattern| pattern_covers(pattern, path));
+    let covered = |patterns: &[String], path: &str| {
+        patterns.iter().any(|pattern| pattern_covers(pattern, path))
+    };
     for name in names {
         let exercise = format!("exercises/{name}");
         let solution = format!("solutions/{name}");
@@ -305,9 +315,14 @@ fn check_doctest(root: &Path, manifests: &[Manifest], problems: &mut Vec<String>
         let chapter = root.join("book/src").join(&manifest.chapter);
         let text = std::fs::read_to_string(&chapter).unwrap_or_default();
         let lib = lib_name(&manifest.exercise);
-        let uses_crate = text.contains("```rust,noplayground") && text.contains(&format!("{lib}::"));
+        let uses_crate =
+            text.contains("```rust,noplayground") && text.contains(&format!("{lib}::"));
         let wanted = format!("../../solutions/{}", manifest.exercise);
-        if uses_crate && !dependencies.iter().any(|path| path.trim_end_matches('/') == wanted) {
+        if uses_crate
+            && !dependencies
+                .iter()
+                .any(|path| path.trim_end_matches('/') == wanted)
+        {
             problems.push(format!(
                 "{relative}: book/src/{} uses `{lib}` in a noplayground block, but the book's tests do not depend on solutions/{}",
                 manifest.chapter, manifest.exercise
@@ -414,13 +429,7 @@ fn check_lockfile(root: &Path, problems: &mut Vec<String>) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = std::process::Command::new(cargo)
         .current_dir(root)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--locked",
-            "--offline",
-        ])
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .output();
@@ -561,10 +570,7 @@ mod tests {
             &problems,
             "workspace.default-members covers the starter exercises/send-marker",
         );
-        assert_reports(
-            &problems,
-            "lacks `lock-order` in an `expect`",
-        );
+        assert_reports(&problems, "lacks `lock-order` in an `expect`");
         assert_reports(&problems, "templates: cannot read the course");
         assert_reports(
             &problems,
@@ -584,7 +590,9 @@ mod tests {
             "file = \"enforcement/no_set_literal.rs\"\nstep = \"enforcement\"\nexpect = \"compile-fail\"\npoints = 7\n",
         );
         let cargo_toml = std::fs::read_to_string(root.join("Cargo.toml")).expect("readable");
-        let last = cargo_toml.rfind("    \"solutions/*\",\n").expect("a default member");
+        let last = cargo_toml
+            .rfind("    \"solutions/*\",\n")
+            .expect("a default member");
         let mut changed = cargo_toml.clone();
         changed.replace_range(last..last + "    \"solutions/*\",\n".len(), "");
         std::fs::write(root.join("Cargo.toml"), changed).expect("writable");
@@ -595,7 +603,9 @@ mod tests {
             "workspace.default-members does not cover solutions/send-marker",
         );
         assert!(
-            !problems.iter().any(|problem| problem.contains("workspace.members")),
+            !problems
+                .iter()
+                .any(|problem| problem.contains("workspace.members")),
             "{problems:?}"
         );
     }

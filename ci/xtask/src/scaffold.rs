@@ -231,7 +231,8 @@ pub fn new_chapter(root: &Path, name: &str, title: Option<&str>) -> Result<Made,
         made.registered.push("book/doctest/Cargo.toml".into());
     }
     if register_fixture(root, name)? {
-        made.registered.push("ci/grader/fixtures/submissions.toml".into());
+        made.registered
+            .push("ci/grader/fixtures/submissions.toml".into());
     }
     update_lockfile(root)?;
     made.registered.push("Cargo.lock".into());
@@ -374,23 +375,35 @@ fn register_doctest_dependency(root: &Path, name: &str) -> Result<bool, Refusal>
 }
 
 /// Adds the chapter to the grader's fixture that grades one wrong solution
-/// per chapter: its `grade` list, its `variant` table and an `expect`.
+/// per chapter.
 fn register_fixture(root: &Path, name: &str) -> Result<bool, Refusal> {
     let relative = "ci/grader/fixtures/submissions.toml";
     if !root.join(relative).is_file() {
         return Ok(false);
     }
-    let mut doc = parse(relative, &read(root, relative)?)?;
+    let text = read(root, relative)?;
+    let mut doc = parse(relative, &text)?;
+    if !add_to_fixture(&mut doc, name) {
+        return Ok(false);
+    }
+    write(root, Path::new(relative), &doc.to_string())?;
+    Ok(true)
+}
+
+/// Adds `name` to the per-chapter fixture of `doc`: its `grade` list, its
+/// `variant` table and an `expect`. `false` if `doc` has no such fixture.
+fn add_to_fixture(doc: &mut DocumentMut, name: &str) -> bool {
     let Some(fixtures) = doc
         .get_mut("fixture")
         .and_then(Item::as_array_of_tables_mut)
     else {
-        return Ok(false);
+        return false;
     };
-    let Some(fixture) = fixtures.iter_mut().find(|fixture| {
-        fixture.get("name").and_then(Item::as_str) == Some(PER_CHAPTER_FIXTURE)
-    }) else {
-        return Ok(false);
+    let Some(fixture) = fixtures
+        .iter_mut()
+        .find(|fixture| fixture.get("name").and_then(Item::as_str) == Some(PER_CHAPTER_FIXTURE))
+    else {
+        return false;
     };
     if let Some(grade) = fixture.get_mut("grade").and_then(Item::as_array_mut) {
         grade.push(name);
@@ -399,7 +412,11 @@ fn register_fixture(root: &Path, name: &str) -> Result<bool, Refusal> {
         .get_mut("variant")
         .and_then(Item::as_inline_table_mut)
     {
-        variants.insert(name, Value::from(FIXTURE_VARIANT));
+        // Written as the others are: `a = "x", b = "y" }`.
+        if let Some((_, last)) = variants.iter_mut().last() {
+            last.decor_mut().set_suffix("");
+        }
+        variants.insert(name, Value::from(FIXTURE_VARIANT).decorated(" ", " "));
     }
     if let Some(expects) = fixture
         .get_mut("expect")
@@ -409,8 +426,7 @@ fn register_fixture(root: &Path, name: &str) -> Result<bool, Refusal> {
         expect.insert("exercise", toml_edit::value(name));
         expects.push(expect);
     }
-    write(root, Path::new(relative), &doc.to_string())?;
-    Ok(true)
+    true
 }
 
 /// Brings `Cargo.lock` up to date with the new packages, changing no
@@ -469,10 +485,7 @@ impl Chapter<'_> {
                 format!("exercises/{name}/grading/manifest.toml"),
                 self.manifest(&[("src/lib.rs", &starter)]),
             ),
-            (
-                format!("exercises/{name}/grading/ROUTES.md"),
-                self.routes(),
-            ),
+            (format!("exercises/{name}/grading/ROUTES.md"), self.routes()),
             (
                 format!("exercises/{name}/grading/cases/definition/new_may_refuse.rs"),
                 self.definition_case(),
@@ -829,9 +842,7 @@ pub fn judge(seed: Seed, seen: Seen) {{
     }
 
     fn manifest(&self, starter: &[(&str, &str)]) -> String {
-        let Chapter {
-            name, title, ..
-        } = self;
+        let Chapter { name, title, .. } = self;
         let mut text = format!(
             r#"# Grading manifest of the `{name}` exercise: data, read by the grading
 # harness (ci/grade), the learner's tool and the instructor's grader.
@@ -999,18 +1010,7 @@ mod tests {
             assert_eq!(invalid_name(good), None, "{good}");
         }
         for bad in [
-            "",
-            "Tree",
-            "2d",
-            "-x",
-            "x-",
-            "a b",
-            "a/b",
-            "fn",
-            "self",
-            "test",
-            "std",
-            "é",
+            "", "Tree", "2d", "-x", "x-", "a b", "a/b", "fn", "self", "test", "std", "é",
         ] {
             assert!(invalid_name(bad).is_some(), "`{bad}` must be refused");
         }
@@ -1041,6 +1041,20 @@ mod tests {
         assert!(!pattern_covers("exercises/*", "exercisesx/tree"));
         assert!(pattern_covers("ci/case", "ci/case"));
         assert!(!pattern_covers("ci/case", "ci/cases"));
+    }
+
+    /// The chapter joins the per-chapter fixture in all three places, its
+    /// `expect` right after the others (not at the end of the file), written
+    /// as the existing entries are.
+    #[test]
+    fn fixture_registration() {
+        let text = "[[fixture]]\nname = \"one-wrong-solution-per-chapter\"\ngrade = [\"a\"]\nvariant = { a = \"wrong\" }\n\n[[fixture.expect]]\nexercise = \"a\"\n\n[[fixture]]\nname = \"other\"\n";
+        let mut doc: DocumentMut = text.parse().expect("valid");
+        assert!(add_to_fixture(&mut doc, "b"));
+        assert_eq!(
+            doc.to_string(),
+            "[[fixture]]\nname = \"one-wrong-solution-per-chapter\"\ngrade = [\"a\", \"b\"]\nvariant = { a = \"wrong\", b = \"accepts-odd\" }\n\n[[fixture.expect]]\nexercise = \"a\"\n\n[[fixture.expect]]\nexercise = \"b\"\n\n[[fixture]]\nname = \"other\"\n"
+        );
     }
 
     #[test]

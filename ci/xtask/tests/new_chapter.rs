@@ -45,7 +45,12 @@ fn text(output: &Output) -> String {
 
 /// Grades `submission` (the starter when `None`, else the solution's
 /// files, with `overlay` if any) of the new chapter in `course`.
-fn grade_new_chapter(course: &Path, label: &str, solution: bool, overlay: Option<&Overlay>) -> Grade {
+fn grade_new_chapter(
+    course: &Path,
+    label: &str,
+    solution: bool,
+    overlay: Option<&Overlay>,
+) -> Grade {
     let work = real_course().join("target/xsafe/xtask-new-chapter/work");
     let exercise = course.join("exercises").join(NAME);
     let solution_dir = course.join("solutions").join(NAME);
@@ -81,7 +86,10 @@ fn describe(grade: &Grade) -> String {
     for (case, outcome) in &grade.outcomes {
         text.push_str(&format!("  {} {}\n", case.name(), outcome.status));
         if !outcome.status.is_pass() {
-            text.push_str(&format!("    {}\n", outcome.details.replace('\n', "\n    ")));
+            text.push_str(&format!(
+                "    {}\n",
+                outcome.details.replace('\n', "\n    ")
+            ));
         }
     }
     text
@@ -118,7 +126,9 @@ fn a_new_chapter_is_complete_and_grades_as_the_proofs_require() {
     let output = xtask(&scratch, &["new-chapter", NAME, "--title", "Even numbers"]);
     assert!(output.status.success(), "{}", text(&output));
     let summary = std::fs::read_to_string(scratch.join("book/src/SUMMARY.md")).unwrap();
-    let entry = summary.find("- [Even numbers](even-numbers.md)").expect("registered");
+    let entry = summary
+        .find("- [Even numbers](even-numbers.md)")
+        .expect("registered");
     assert!(entry < summary.find("[Appendix").expect("the appendix"));
 
     let output = xtask(&scratch, &["check"]);
@@ -159,7 +169,13 @@ fn a_new_chapter_is_complete_and_grades_as_the_proofs_require() {
         .expect("the variants load")
         .variants;
     assert!(variants.iter().any(|variant| variant.fails.is_empty()));
-    assert!(variants.iter().filter(|variant| !variant.fails.is_empty()).count() >= 3);
+    assert!(
+        variants
+            .iter()
+            .filter(|variant| !variant.fails.is_empty())
+            .count()
+            >= 3
+    );
     for variant in &variants {
         let graded = grade_new_chapter(
             &scratch,
