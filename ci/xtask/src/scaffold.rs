@@ -184,6 +184,21 @@ pub fn new_chapter(root: &Path, name: &str, title: Option<&str>) -> Result<Made,
             path.display()
         )));
     }
+    let lib = lib_name(name);
+    for folder in ["exercises", "solutions"] {
+        for entry in std::fs::read_dir(root.join(folder))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let existing = entry.file_name().to_string_lossy().into_owned();
+            if lib_name(&existing) == lib {
+                return Err(Refusal::Name(format!(
+                    "chapter `{name}` would have the crate name `{lib}`, which {folder}/{existing} has"
+                )));
+            }
+        }
+    }
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
     for package in [name.to_owned(), format!("{name}-solution")] {
         if lock.contains(&format!("\nname = \"{package}\"\n")) {

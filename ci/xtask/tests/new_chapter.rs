@@ -111,6 +111,7 @@ fn a_new_chapter_is_complete_and_grades_as_the_proofs_require() {
         ("Bad Name", "not a valid crate name"),
         ("fn", "not a valid crate name"),
         ("ordered-tree", "exists"),
+        ("ordered_tree", "would have the crate name `ordered_tree`"),
         ("xtask", "already has a package"),
     ] {
         let output = xtask(&scratch, &["new-chapter", name]);
