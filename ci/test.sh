@@ -82,7 +82,9 @@ cargo test --locked
 step Testing "benchmarks, one quick run each (cargo test --benches)"
 cargo test --locked --benches
 
-mdbook_version=0.5.4
+# The book's mdbook version is written once, in book/mdbook-version (the
+# Pages workflow and `cargo xsafe book --install` read it too).
+mdbook_version=$(cat book/mdbook-version)
 mdbook="$root/target/tools/bin/mdbook"
 if ! "$mdbook" --version 2>/dev/null | grep -q "$mdbook_version"; then
     step Installing "mdbook $mdbook_version into target/tools (first run only)"

@@ -6,9 +6,18 @@
 //!   `cargo xtask templates --check` exits 1 when a checked-in copy differs
 //!   from what it would write, and says which.
 //!
-//! Exit codes: 0 done (or current), 1 a checked-in file is stale, 2 the
-//! course could not be read or a file could not be written.
+//! * `cargo xtask new-chapter NAME [--title "..."]` scaffolds a chapter
+//!   (book page, starter, manifest with one case per step, solution,
+//!   variants), registers it wherever the course lists chapters, and
+//!   regenerates the templates;
+//! * `cargo xtask check` says, one line each, what any chapter is missing.
+//!
+//! Exit codes: 0 done (or current, or complete), 1 a checked-in file is
+//! stale or a chapter incomplete, 2 the course could not be read, a file
+//! could not be written, or `new-chapter` refused the name.
 
+mod check;
+mod scaffold;
 mod templates;
 
 use anstream::{eprintln, println};
@@ -20,6 +29,9 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(about = "The X-safe Rust course's maintenance tasks.")]
 struct Cli {
+    /// The course's root folder (default: the course this tool is part of).
+    #[arg(long, global = true, value_name = "DIR")]
+    course: Option<PathBuf>,
     #[command(subcommand)]
     task: Task,
 }
@@ -33,6 +45,18 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Scaffold a chapter and register it: book page, starter, grading
+    /// manifest and cases, solution and variants.
+    NewChapter {
+        /// The chapter's name: its crate, its folders and its page
+        /// (lowercase letters, digits, `-` and `_`).
+        name: String,
+        /// The chapter's title (default: made from the name).
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// Say what any chapter is missing, one line each; exit 1 if anything.
+    Check,
 }
 
 const GOOD: Style = Style::new()
@@ -48,8 +72,57 @@ fn course_root() -> PathBuf {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let root = cli.course.unwrap_or_else(course_root);
     match cli.task {
-        Task::Templates { check } => run_templates(&course_root(), check),
+        Task::Templates { check } => run_templates(&root, check),
+        Task::NewChapter { name, title } => run_new_chapter(&root, &name, title.as_deref()),
+        Task::Check => run_check(&root),
+    }
+}
+
+fn run_new_chapter(root: &Path, name: &str, title: Option<&str>) -> ExitCode {
+    let made = match scaffold::new_chapter(root, name, title) {
+        Ok(made) => made,
+        Err(refusal) => {
+            eprintln!("{BAD}error{BAD:#}: {refusal}");
+            return ExitCode::from(2);
+        }
+    };
+    for path in &made.written {
+        println!("{GOOD}{:>12}{GOOD:#} {}", "Created", path.display());
+    }
+    for path in &made.registered {
+        println!("{GOOD}{:>12}{GOOD:#} {}", "Registered", path.display());
+    }
+    let templates = run_templates(root, false);
+    if templates != ExitCode::SUCCESS {
+        return templates;
+    }
+    println!(
+        "{GOOD}{:>12}{GOOD:#} chapter `{name}`: replace the placeholder (an even number) in the files above, then run `cargo xtask check` and `bash ci/test.sh`",
+        "Done"
+    );
+    ExitCode::SUCCESS
+}
+
+fn run_check(root: &Path) -> ExitCode {
+    let problems = check::check(root, true);
+    for problem in &problems {
+        println!("{BAD}{:>12}{BAD:#} {problem}", "Missing");
+    }
+    if problems.is_empty() {
+        println!(
+            "{GOOD}{:>12}{GOOD:#} every chapter is complete and consistent",
+            "Checked"
+        );
+        ExitCode::SUCCESS
+    } else {
+        println!(
+            "{BAD}{:>12}{BAD:#} {} problem(s)",
+            "Incomplete",
+            problems.len()
+        );
+        ExitCode::from(1)
     }
 }
 

@@ -13,10 +13,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-/// The version `--install` installs.
-const MDBOOK_VERSION: &str = "0.5.4";
-/// The versions the book builds with.
-const MDBOOK_SERIES: &str = "0.5.";
+/// The version `--install` installs: the course writes it once, in
+/// `book/mdbook-version`, which ci/test.sh and the Pages workflow read too.
+const MDBOOK_VERSION: &str = include_str!("../../../book/mdbook-version").trim_ascii();
+
+/// The versions the book builds with: those of [`MDBOOK_VERSION`]'s minor
+/// release (`1.2.` for 1.2.3).
+fn mdbook_series() -> &'static str {
+    match MDBOOK_VERSION.match_indices('.').nth(1) {
+        Some((at, _)) => &MDBOOK_VERSION[..=at],
+        None => MDBOOK_VERSION,
+    }
+}
 /// How long `--install` takes: `cargo install mdbook` compiles about 190
 /// crates (measured: 191 s on 2 cores shared with other builds).
 const INSTALL_TIME: &str = "about 190 crates: 2 to 3 minutes on 2 cores";
@@ -38,7 +46,7 @@ struct Mdbook {
     version: String,
 }
 
-/// `mdbook --version` of `candidate`: `mdbook v0.5.4` gives `0.5.4`.
+/// `mdbook --version` of `candidate`: `mdbook v1.2.3` gives `1.2.3`.
 fn version_of(candidate: &Path) -> Option<String> {
     let output = Command::new(candidate)
         .arg("--version")
@@ -68,12 +76,13 @@ fn find_mdbook(root: &Path) -> Result<Mdbook, String> {
         });
     }
     match version_of(Path::new("mdbook")) {
-        Some(version) if version.starts_with(MDBOOK_SERIES) => Ok(Mdbook {
+        Some(version) if version.starts_with(mdbook_series()) => Ok(Mdbook {
             path: PathBuf::from("mdbook"),
             version,
         }),
         Some(version) => Err(format!(
-            "the mdbook on your PATH is version {version}; the book needs {MDBOOK_SERIES}x"
+            "the mdbook on your PATH is version {version}; the book needs {}x",
+            mdbook_series()
         )),
         None => Err("mdbook is not installed".to_owned()),
     }
