@@ -1,0 +1,59 @@
+//! What the skipped bounds check is worth: `gather` through branded
+//! indices against the same loop over plain `usize` positions, each lookup
+//! checked by slice indexing, measured in the same run.
+//!
+//! ```text
+//! cargo bench -p branded-indices-solution --bench gather_cost
+//! ```
+//!
+//! `cargo test` runs each benchmark once, as a smoke test. The positions
+//! are a fixed pseudo-random permutation, so the plain version's checks
+//! depend on data the optimizer cannot see through: it must keep them.
+
+use branded_indices::{Index, gather, with};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+/// Items: 4096 `u32`, 16 KiB, so that the data stays in the L1 cache and
+/// the loop, not memory, sets the pace.
+const LEN: usize = 4096;
+
+/// A permutation of `0..LEN` from a small linear congruential shuffle.
+fn permutation() -> Vec<usize> {
+    let mut order: Vec<usize> = (0..LEN).collect();
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    for i in (1..LEN).rev() {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let j = (state >> 33) as usize % (i + 1);
+        order.swap(i, j);
+    }
+    order
+}
+
+/// The plain version: the same loop as [`gather`], on `usize` positions.
+fn gather_checked<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
+    order.iter().map(|&position| items[position].clone()).collect()
+}
+
+fn gather_cost(c: &mut Criterion) {
+    let mut items: Vec<u32> = (0..LEN as u32).map(|n| n.wrapping_mul(2_654_435_761)).collect();
+    let order = permutation();
+    let mut group = c.benchmark_group("gather_4096_u32");
+    group.bench_function("checked_usize", |b| {
+        b.iter(|| gather_checked(black_box(&items), black_box(&order)))
+    });
+    with(&mut items, |items| {
+        // The checks happen once, here, outside the measured loop.
+        let branded: Vec<Index<'_>> = order
+            .iter()
+            .map(|&position| items.index(position).expect("a permutation is in bounds"))
+            .collect();
+        group.bench_function("branded", |b| {
+            b.iter(|| gather(black_box(&items), black_box(&branded)))
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, gather_cost);
+criterion_main!(benches);
