@@ -23,7 +23,9 @@ fn permutation() -> Vec<usize> {
     let mut order: Vec<usize> = (0..LEN).collect();
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     for i in (1..LEN).rev() {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
         let j = (state >> 33) as usize % (i + 1);
         order.swap(i, j);
     }
@@ -32,11 +34,16 @@ fn permutation() -> Vec<usize> {
 
 /// The plain version: the same loop as [`gather`], on `usize` positions.
 fn gather_checked<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
-    order.iter().map(|&position| items[position].clone()).collect()
+    order
+        .iter()
+        .map(|&position| items[position].clone())
+        .collect()
 }
 
 fn gather_cost(c: &mut Criterion) {
-    let mut items: Vec<u32> = (0..LEN as u32).map(|n| n.wrapping_mul(2_654_435_761)).collect();
+    let mut items: Vec<u32> = (0..LEN as u32)
+        .map(|n| n.wrapping_mul(2_654_435_761))
+        .collect();
     let order = permutation();
     let mut group = c.benchmark_group("gather_4096_u32");
     group.bench_function("checked_usize", |b| {

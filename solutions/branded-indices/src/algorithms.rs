@@ -7,5 +7,8 @@ use crate::scope::{Branded, Index};
 /// selection, repeats allowed). Each lookup skips the bounds check, since
 /// every `Index<'id>` was checked when it was made.
 pub fn gather<'id, T: Clone>(items: &Branded<'id, T>, order: &[Index<'id>]) -> Vec<T> {
-    order.iter().map(|&index| items.get(index).clone()).collect()
+    order
+        .iter()
+        .map(|&index| items.get(index).clone())
+        .collect()
 }

@@ -24,6 +24,16 @@ pub fn permutation(seed: Seed, len: usize) -> Vec<usize> {
     order
 }
 
+/// Asserts that `seen` equals `expected`, naming the first position where
+/// they differ rather than printing both (they are long).
+#[track_caller]
+pub fn assert_same(seen: &[u32], expected: &[u32], what: &str) {
+    assert_eq!(seen.len(), expected.len(), "{what}: {} items instead of {}", seen.len(), expected.len());
+    if let Some(at) = (0..seen.len()).find(|&at| seen[at] != expected[at]) {
+        panic!("{what}: at position {at}, {} instead of {}", seen[at], expected[at]);
+    }
+}
+
 #[cfg(not(xsafe_judge))]
 pub use observe::*;
 

@@ -1,6 +1,7 @@
 //! Proves consumption: `gather` returns the items at the indices given, in
 //! their order: a seeded permutation (each item once), a selection with
 //! repeats, and no indices at all.
+use crate::support::assert_same;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -43,8 +44,8 @@ pub fn observe(seed: Seed) -> Seen {
 pub fn judge(seed: Seed, seen: Seen) {
     let items = crate::support::items(seed, LEN);
     let expected: Vec<u32> = crate::support::permutation(seed, LEN).iter().map(|&p| items[p]).collect();
-    assert_eq!(seen.permuted, expected, "gather with a permutation must return the items in the permutation's order");
+    assert_same(&seen.permuted, &expected, "gather with a permutation must return the items in the permutation's order");
     let expected: Vec<u32> = selection(seed).iter().map(|&p| items[p]).collect();
-    assert_eq!(seen.selected, expected, "gather must return the item at each index given, repeats included");
+    assert_same(&seen.selected, &expected, "gather must return the item at each index given, repeats included");
     assert!(seen.none.is_empty(), "gather with no indices must return nothing");
 }

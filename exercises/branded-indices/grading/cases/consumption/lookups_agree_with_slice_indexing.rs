@@ -2,6 +2,7 @@
 //! do what slice indexing does on the same vector, on seeded items: every
 //! item read, items changed in place, swaps (an item with itself included),
 //! and the vector the caller gets back.
+use crate::support::assert_same;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -50,7 +51,7 @@ pub fn observe(seed: Seed) -> Seen {
 
 pub fn judge(seed: Seed, seen: Seen) {
     let mut items = crate::support::items(seed, LEN);
-    assert_eq!(seen.read, items, "get(index(i)) must read the item at position i");
+    assert_same(&seen.read, &items, "get(index(i)) must read the item at position i");
     let (adds, swaps) = changes(seed);
     for (position, added) in adds {
         items[position] = items[position].wrapping_add(added);
@@ -58,8 +59,9 @@ pub fn judge(seed: Seed, seen: Seen) {
     for (a, b) in swaps {
         items.swap(a, b);
     }
-    assert_eq!(
-        seen.after, items,
-        "after the same get_mut and swap calls, the vector must equal the one changed by slice indexing"
+    assert_same(
+        &seen.after,
+        &items,
+        "after the same get_mut and swap calls, the vector must equal the one changed by slice indexing",
     );
 }
