@@ -9,8 +9,8 @@
 //! `cargo test` runs each benchmark once, as a smoke test. The positions
 //! are a fixed pseudo-random permutation, so the plain version's checks
 //! depend on data the optimizer cannot see through: it must keep them.
-//! `gather` allocates its result in the measured loop, and where that
-//! allocation lands moves its timing; `sum_at` measures the lookups alone.
+//! `gather` also allocates its result in the measured loop; `sum_at`
+//! measures the lookups alone. The book's chapter quotes one run.
 
 use branded_indices::{Branded, Index, gather, with};
 use criterion::{Criterion, criterion_group, criterion_main};
