@@ -324,7 +324,7 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
     let screen = term.wait_for("Grading ordered-tree for the first time", SHOW);
     for expected in [
         "The first grade builds the exercise, its cases and their dependencies",
-        "Exercise 1 of 5: An ordered tree (ordered-tree)",
+        "Exercise 1 of 6: An ordered tree (ordered-tree)",
         "Read  book/src/ordered-tree.md",
         "http://localhost:3000/ordered-tree.html",
         "exercises/ordered-tree/",
@@ -394,7 +394,7 @@ fn single_keys_redraw_a_fitted_screen() {
     term.wait_for("Grade 2 took", GRADE);
     term.keys("e");
     let screen = term.wait_for("Opened src/set.rs", SHOW);
-    assert!(screen.contains("Exercise 1 of 5"), "{screen}");
+    assert!(screen.contains("Exercise 1 of 6"), "{screen}");
     term.keys("2");
     term.wait_for("Opened src/lib.rs", SHOW);
     let opened = std::fs::read_to_string(&editor_log).expect("the editor ran");
@@ -411,7 +411,7 @@ fn single_keys_redraw_a_fitted_screen() {
 
     let screen = term.contents();
     assert_eq!(
-        screen.matches("Exercise 1 of 5").count(),
+        screen.matches("Exercise 1 of 6").count(),
         1,
         "one screen, redrawn:\n{screen}"
     );
@@ -534,7 +534,7 @@ fn list_shows_states_without_grading_and_continues_here() {
     // The current exercise: the first one not done.
     assert!(row("send-marker").contains('▶'), "{screen}");
     assert!(!row("ordered-tree").contains('▶'), "{screen}");
-    assert!(screen.contains("1 of 5 exercises done"), "{screen}");
+    assert!(screen.contains("1 of 6 exercises done"), "{screen}");
 
     term.keys("j");
     term.wait_until("the third row selected", SHOW, |screen| {
@@ -543,7 +543,7 @@ fn list_shows_states_without_grading_and_continues_here() {
             .any(|line| line.starts_with('>') && line.contains("lock-order "))
     });
     term.keys("\r");
-    let screen = term.wait_for("Exercise 3 of 5: Compile-time deadlock prevention", SHOW);
+    let screen = term.wait_for("Exercise 3 of 6: Compile-time deadlock prevention", SHOW);
     assert!(screen.contains("Grading lock-order"), "{screen}");
     term.keys("q");
     assert_eq!(term.exit_code(SHOW), 0);
@@ -582,9 +582,9 @@ fn finishing_an_exercise_pauses_until_n() {
     ] {
         assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
     }
-    assert!(screen.contains("Exercise 1 of 5"), "it waits:\n{screen}");
+    assert!(screen.contains("Exercise 1 of 6"), "it waits:\n{screen}");
     term.keys("n");
-    term.wait_for("Exercise 2 of 5: A Send-like marker (send-marker)", SHOW);
+    term.wait_for("Exercise 2 of 6: A Send-like marker (send-marker)", SHOW);
     term.keys("q");
     assert_eq!(term.exit_code(SHOW), 0);
 }

@@ -1,0 +1,88 @@
+//! Proves enforcement: `index` gives an index exactly for the positions
+//! below the length (an empty vector has none; the length itself, one past
+//! the end, is refused), and `push` returns the index of the new item,
+//! which `index` then accepts too.
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    /// For each vector: its length, and each position asked for with the
+    /// position of the index `index` returned, if any.
+    asked: Vec<(usize, Vec<(usize, Option<usize>)>)>,
+    /// For each push: the length before, the position of the index
+    /// returned, and whether `index` accepts that position afterwards.
+    pushed: Vec<(usize, usize, bool)>,
+}
+
+fn lengths(seed: Seed) -> Vec<usize> {
+    let mut rng = seed.rng();
+    vec![0, 1, 2, rng.usize(3..40), rng.usize(40..300)]
+}
+
+fn positions(seed: Seed, len: usize) -> Vec<usize> {
+    let mut rng = Seed(seed.0 ^ len as u64).rng();
+    let mut positions: Vec<usize> = (0..len.min(8)).collect();
+    positions.extend(len.saturating_sub(3)..len + 3);
+    positions.push(rng.usize(len..len + 1000));
+    positions.push(usize::MAX);
+    positions
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use branded_indices::with;
+
+    let asked = lengths(seed)
+        .into_iter()
+        .map(|len| {
+            let mut items = crate::support::items(seed, len);
+            let answers = with(&mut items, |items| {
+                positions(seed, len)
+                    .into_iter()
+                    .map(|position| (position, items.index(position).map(|index| index.position())))
+                    .collect()
+            });
+            (len, answers)
+        })
+        .collect();
+    let mut items = Vec::new();
+    let pushed = with(&mut items, |mut items| {
+        (0..5u32)
+            .map(|value| {
+                let before = items.len();
+                let index = items.push(value);
+                (before, index.position(), items.index(before).is_some())
+            })
+            .collect()
+    });
+    Seen { asked, pushed }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let lengths = lengths(seed);
+    assert_eq!(seen.asked.len(), lengths.len());
+    for ((len, answers), expected_len) in seen.asked.iter().zip(&lengths) {
+        assert_eq!(len, expected_len);
+        assert_eq!(answers.len(), positions(seed, *len).len());
+        for &(position, answer) in answers {
+            if position < *len {
+                assert_eq!(
+                    answer,
+                    Some(position),
+                    "in a vector of {len} items, index({position}) must give the index of position {position}"
+                );
+            } else {
+                assert_eq!(
+                    answer, None,
+                    "in a vector of {len} items, index({position}) must be refused: the position is out of bounds"
+                );
+            }
+        }
+    }
+    for (count, &(before, position, accepted)) in seen.pushed.iter().enumerate() {
+        assert_eq!(before, count, "each push must add one item");
+        assert_eq!(position, before, "push must return the index of the new item, at the old length");
+        assert!(accepted, "after a push, index(old length) must be accepted");
+    }
+}
