@@ -28,7 +28,10 @@ pub type Answers = Vec<(String, bool)>;
 /// order, and returns the names of the types whose answer is not `wanted`.
 pub fn answers_other_than(names: &[&str], answers: &Answers, wanted: bool) -> Vec<String> {
     let heard: Vec<&str> = answers.iter().map(|(name, _)| name.as_str()).collect();
-    assert_eq!(heard, names, "the observation must answer for every probed type, in order");
+    assert_eq!(
+        heard, names,
+        "the observation must answer for every probed type, in order"
+    );
     answers
         .iter()
         .filter(|(_, answer)| *answer != wanted)
@@ -39,13 +42,21 @@ pub fn answers_other_than(names: &[&str], answers: &Answers, wanted: bool) -> Ve
 /// Fails, with `why`, unless every type of the table is `Sendable`.
 pub fn assert_all_sendable(names: &[&str], answers: &Answers, why: &str) {
     let wrong = answers_other_than(names, answers, true);
-    assert!(wrong.is_empty(), "{} must be `Sendable`: {why}", wrong.join(", "));
+    assert!(
+        wrong.is_empty(),
+        "{} must be `Sendable`: {why}",
+        wrong.join(", ")
+    );
 }
 
 /// Fails, with `why`, if any type of the table is `Sendable`.
 pub fn assert_none_sendable(names: &[&str], answers: &Answers, why: &str) {
     let wrong = answers_other_than(names, answers, false);
-    assert!(wrong.is_empty(), "{} must not be `Sendable`: {why}", wrong.join(", "));
+    assert!(
+        wrong.is_empty(),
+        "{} must not be `Sendable`: {why}",
+        wrong.join(", ")
+    );
 }
 
 /// A number drawn from the seed, for payloads and panic messages.
@@ -190,7 +201,11 @@ mod observe {
         payload
             .downcast_ref::<String>()
             .cloned()
-            .or_else(|| payload.downcast_ref::<&str>().map(|text| (*text).to_owned()))
+            .or_else(|| {
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+            })
             .unwrap_or_else(|| "a panic without a message".to_owned())
     }
 

@@ -80,7 +80,9 @@ pub fn observe(seed: Seed) -> Seen {
     let caller = current_thread();
     let order = Order {
         id: order_id(seed),
-        items: (0..item_count(seed)).map(|item| format!("item {item}")).collect(),
+        items: (0..item_count(seed))
+            .map(|item| format!("item {item}"))
+            .collect(),
     };
     let order = spawn_sendable!(order, process).map(|handle| {
         let receipt = handle.join();
@@ -101,7 +103,10 @@ pub fn observe(seed: Seed) -> Seen {
                 let (result, worker) = handle.join();
                 let on_the_caller = worker == caller;
                 workers.insert(worker);
-                Ran { result, on_the_caller }
+                Ran {
+                    result,
+                    on_the_caller,
+                }
             })
             .collect();
         (squares, workers.len())
@@ -127,8 +132,18 @@ pub fn judge(seed: Seed, seen: Seen) {
         .expect("could not spawn a job on a `u64`: `u64`, `String` and tuples must be `Sendable`");
     assert_eq!(squares.len(), JOBS, "every job must be joined");
     for (ran, n) in squares.iter().zip(bases(seed)) {
-        assert_eq!(ran.result, n * n, "join must return the result of its own job");
-        assert!(!ran.on_the_caller, "a job ran on the thread that called spawn");
+        assert_eq!(
+            ran.result,
+            n * n,
+            "join must return the result of its own job"
+        );
+        assert!(
+            !ran.on_the_caller,
+            "a job ran on the thread that called spawn"
+        );
     }
-    assert_eq!(threads, JOBS, "{JOBS} jobs started at once must run on {JOBS} threads");
+    assert_eq!(
+        threads, JOBS,
+        "{JOBS} jobs started at once must run on {JOBS} threads"
+    );
 }

@@ -28,5 +28,12 @@ fn main() {
         text: String::from("tea"),
         pages: 2,
     };
-    println!("{:?} {} {} {} {}", lease.0, lease.1, note.hits.get(), note.text, note.pages);
+    println!(
+        "{:?} {} {} {} {}",
+        lease.0,
+        lease.1,
+        note.hits.get(),
+        note.text,
+        note.pages
+    );
 }

@@ -116,9 +116,14 @@ pub fn observe(_seed: Seed) -> Seen {
 }
 
 pub fn judge(_seed: Seed, seen: Seen) {
-    let why = "every field of these types is `Sendable`, so `#[derive(Sendable)]` must implement it";
+    let why =
+        "every field of these types is `Sendable`, so `#[derive(Sendable)]` must implement it";
     assert_all_sendable(structs::NAMES, &seen.structs, why);
-    assert_all_sendable(enums_and_recursive_types::NAMES, &seen.enums_and_recursive_types, why);
+    assert_all_sendable(
+        enums_and_recursive_types::NAMES,
+        &seen.enums_and_recursive_types,
+        why,
+    );
     assert_all_sendable(
         lifetimes_consts_and_where_clauses::NAMES,
         &seen.lifetimes_consts_and_where_clauses,

@@ -35,9 +35,9 @@ mod types {
 }
 
 #[cfg(not(xsafe_judge))]
-use types::*;
-#[cfg(not(xsafe_judge))]
 use std::rc::Rc;
+#[cfg(not(xsafe_judge))]
+use types::*;
 
 sendable_probes! {
     mod of_sendable_types {

@@ -19,7 +19,9 @@ use std::num::{Saturating, Wrapping};
 use std::ptr::NonNull;
 use std::rc::{self, Rc};
 use std::sync::mpsc::{Receiver, Sender, SyncSender};
-use std::sync::{self, Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{
+    self, Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard,
+};
 use xsafe_case::Seed;
 
 sendable_probes! {
