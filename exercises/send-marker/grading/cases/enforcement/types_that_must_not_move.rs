@@ -4,7 +4,8 @@
 //! `NonNull`, and lock and borrow guards are not `Sendable`; neither is any
 //! compound type that holds one of them, whether the course asks for its
 //! impl or a solution may add it (`[surface] allow`); and an `Arc` or a
-//! `sync::Weak` is not `Sendable` unless what it shares is `Sync`. The
+//! `sync::Weak` is not `Sendable` unless what it shares is both `Sync` and
+//! `Sendable` (a `MutexGuard` is `Sync`, but must not move). The
 //! compiler answers for each type in the observing program, route by
 //! route; the judge requires every answer to be no, after a control that
 //! shows the probe can say yes.
@@ -86,6 +87,9 @@ sendable_probes! {
     mod shared_by_arc {
         Arc<Cell<u8>>, Arc<RefCell<u8>>, Arc<Rc<u8>>, Arc<*const u8>,
         sync::Weak<Cell<u8>>, Arc<UnsafeCell<u8>>,
+        // `Sync` but not `Sendable`: the last clone to go drops it, on
+        // whichever thread that is.
+        Arc<MutexGuard<'static, u8>>, sync::Weak<MutexGuard<'static, u8>>,
     }
 }
 
@@ -154,6 +158,6 @@ pub fn judge(_seed: Seed, seen: Seen) {
     assert_none_sendable(
         shared_by_arc::NAMES,
         &seen.shared_by_arc,
-        "clones of an `Arc` share their contents between threads, so `Arc<T>` (and `sync::Weak<T>`) needs `T: Sync` as well as `T: Sendable`",
+        "clones of an `Arc` share their contents between threads, and the last one to go drops them on its own thread, so `Arc<T>` (and `sync::Weak<T>`) needs `T: Sync` and `T: Sendable`",
     );
 }
