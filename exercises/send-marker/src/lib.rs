@@ -7,7 +7,7 @@
 //! first.
 //!
 //! The starter states the contract and leaves the work to you, step by step
-//! (the grading cases follow the same steps; run `cargo test -p send-marker`):
+//! (the grading cases follow the same steps; grade with `cargo xsafe`):
 //!
 //! 1. **Definition** is done: read the contract written on [`Sendable`], and
 //!    keep it and every public signature as they are, since the grading cases
@@ -78,12 +78,17 @@ pub mod __derive {
     /// type has it, and no other type. The derive writes, for each field,
     /// `let () = <FieldType as FieldIsSendable>::CHECKED;`, so that a field
     /// whose type is not `Sendable` is an error that points at the field.
+    ///
+    /// `Sendable` is its supertrait, so that nobody can implement it alone:
+    /// a crate that implemented it for a type of its own would make the
+    /// derive accept fields of that type, whatever they hold, without
+    /// writing `unsafe`.
     #[diagnostic::on_unimplemented(
         message = "`#[derive(Sendable)]` needs every field to be `Sendable`, and `{Self}` is not",
         label = "this field's type is not `Sendable`",
         note = "a value moves to another thread with all its fields: implement `Sendable` for this field's type, or do not derive it"
     )]
-    pub trait FieldIsSendable {
+    pub trait FieldIsSendable: Sendable {
         /// Names the check: a field's type has this constant only if it is
         /// `Sendable`.
         const CHECKED: () = ();

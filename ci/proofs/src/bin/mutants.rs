@@ -30,34 +30,49 @@ fn main() -> ExitCode {
         eprintln!("error: no exercise `{name}`");
         return ExitCode::from(2);
     };
-    // cargo-mutants lists the mutants of the solution's sources.
-    let listing = match Command::new("cargo")
-        .args(["mutants", "--list", "--json", "--dir"])
-        .arg(&exercise.solution)
-        .output()
-    {
-        Ok(output) if output.status.success() => output.stdout,
-        Ok(output) => {
-            eprintln!(
-                "error: cargo mutants failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            return ExitCode::from(2);
+    // cargo-mutants lists the mutants of the solution's sources: its own
+    // package, and the packages inside it (a learner's macro crate, such
+    // as send-marker's derive), which `--dir` alone leaves out.
+    let mut packages = vec![exercise.solution.clone()];
+    if let Ok(entries) = std::fs::read_dir(&exercise.solution) {
+        let mut inner: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| path.join("Cargo.toml").is_file())
+            .collect();
+        inner.sort();
+        packages.extend(inner);
+    }
+    let mut mutants: Vec<Value> = Vec::new();
+    for package in &packages {
+        let listing = match Command::new("cargo")
+            .args(["mutants", "--list", "--json", "--dir"])
+            .arg(package)
+            .output()
+        {
+            Ok(output) if output.status.success() => output.stdout,
+            Ok(output) => {
+                eprintln!(
+                    "error: cargo mutants failed: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                return ExitCode::from(2);
+            }
+            Err(err) => {
+                eprintln!(
+                    "error: cannot run cargo mutants ({err}): cargo install --locked cargo-mutants"
+                );
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::from_slice::<Vec<Value>>(&listing) {
+            Ok(listed) => mutants.extend(listed),
+            Err(err) => {
+                eprintln!("error: cargo mutants' listing is not JSON: {err}");
+                return ExitCode::from(2);
+            }
         }
-        Err(err) => {
-            eprintln!(
-                "error: cannot run cargo mutants ({err}): cargo install --locked cargo-mutants"
-            );
-            return ExitCode::from(2);
-        }
-    };
-    let mutants: Vec<Value> = match serde_json::from_slice(&listing) {
-        Ok(mutants) => mutants,
-        Err(err) => {
-            eprintln!("error: cargo mutants' listing is not JSON: {err}");
-            return ExitCode::from(2);
-        }
-    };
+    }
     let root = course_root();
     let (mut caught, mut unviable, mut survived) = (0, 0, Vec::new());
     for (number, mutant) in mutants.iter().enumerate() {

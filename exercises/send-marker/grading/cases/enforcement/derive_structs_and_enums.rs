@@ -1,83 +1,132 @@
 //! Proves enforcement: `#[derive(Sendable)]` implements the trait for structs
 //! (named, tuple and unit), enums, recursive types, and types with
 //! lifetimes, const parameters and `where` clauses, whenever every field's
-//! type is `Sendable`.
-#![allow(dead_code)] // The types below are only asked about, never built.
+//! type is `Sendable`. The compiler answers for each type in the observing
+//! program; the judge requires every answer to be yes.
+use crate::support::{Answers, assert_all_sendable, sendable_probes};
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
 
-use crate::support::assert_sendable;
-use send_marker::Sendable;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+/// The derived types: only the observing program has the derive.
+#[cfg(not(xsafe_judge))]
+#[allow(dead_code)] // The types are only asked about, never built.
+mod types {
+    use send_marker::Sendable;
+    use std::cell::Cell;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, Mutex};
 
-#[derive(Sendable)]
-struct Order {
-    id: u32,
-    customer: String,
-    items: Vec<(String, u16)>,
+    #[derive(Sendable)]
+    pub struct Order {
+        id: u32,
+        customer: String,
+        items: Vec<(String, u16)>,
+    }
+
+    #[derive(Sendable)]
+    pub struct Rgb(u8, u8, u8);
+
+    #[derive(Sendable)]
+    pub struct Stop;
+
+    #[derive(Sendable)]
+    pub enum Command {
+        Quit,
+        Move { x: i32, y: i32 },
+        Say(String),
+        Batch(Vec<Command>),
+    }
+
+    #[derive(Sendable)]
+    pub enum Never {}
+
+    #[derive(Sendable)]
+    pub struct Chain {
+        value: u64,
+        next: Option<Box<Chain>>,
+    }
+
+    #[derive(Sendable)]
+    pub struct Named<'a> {
+        name: &'a str,
+    }
+
+    #[derive(Sendable)]
+    pub struct Frame<const N: usize> {
+        bytes: [u8; N],
+    }
+
+    #[derive(Sendable)]
+    pub struct Tally<T>
+    where
+        T: Clone + Default,
+    {
+        value: T,
+        count: usize,
+    }
+
+    #[derive(Sendable)]
+    pub struct Shared {
+        log: Arc<Mutex<Vec<String>>>,
+        done: Arc<AtomicBool>,
+    }
+
+    /// A `Cell` may move with its owner: only sharing it is unsound.
+    #[derive(Sendable)]
+    pub struct Counter {
+        hits: Cell<u64>,
+    }
 }
 
-#[derive(Sendable)]
-struct Rgb(u8, u8, u8);
+#[cfg(not(xsafe_judge))]
+use types::*;
 
-#[derive(Sendable)]
-struct Stop;
-
-#[derive(Sendable)]
-enum Command {
-    Quit,
-    Move { x: i32, y: i32 },
-    Say(String),
-    Batch(Vec<Command>),
+sendable_probes! {
+    mod structs {
+        Order, Rgb, Stop, Shared, Counter,
+    }
 }
 
-#[derive(Sendable)]
-struct Chain {
-    value: u64,
-    next: Option<Box<Chain>>,
+sendable_probes! {
+    mod enums_and_recursive_types {
+        Command, Never, Chain,
+    }
 }
 
-#[derive(Sendable)]
-struct Named<'a> {
-    name: &'a str,
+sendable_probes! {
+    mod lifetimes_consts_and_where_clauses {
+        Named<'static>, Frame<16>, Tally<String>,
+    }
 }
 
-#[derive(Sendable)]
-struct Frame<const N: usize> {
-    bytes: [u8; N],
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    structs: Answers,
+    enums_and_recursive_types: Answers,
+    lifetimes_consts_and_where_clauses: Answers,
 }
 
-#[derive(Sendable)]
-struct Tally<T>
-where
-    T: Clone + Default,
-{
-    value: T,
-    count: usize,
+#[cfg(not(xsafe_judge))]
+pub fn observe(_seed: Seed) -> Seen {
+    Seen {
+        structs: structs::answers(),
+        enums_and_recursive_types: enums_and_recursive_types::answers(),
+        lifetimes_consts_and_where_clauses: lifetimes_consts_and_where_clauses::answers(),
+    }
 }
 
-#[derive(Sendable)]
-struct Shared {
-    log: Arc<Mutex<Vec<String>>>,
-    done: Arc<AtomicBool>,
-}
-
-#[test]
-fn structs_of_every_shape() {
-    assert_sendable!(Order);
-    assert_sendable!(Rgb);
-    assert_sendable!(Stop);
-    assert_sendable!(Shared);
-}
-
-#[test]
-fn enums_and_recursive_types() {
-    assert_sendable!(Command);
-    assert_sendable!(Chain);
-}
-
-#[test]
-fn lifetimes_const_parameters_and_where_clauses() {
-    assert_sendable!(Named<'static>);
-    assert_sendable!(Frame<16>);
-    assert_sendable!(Tally<String>);
+pub fn judge(_seed: Seed, seen: Seen) {
+    let why =
+        "every field of these types is `Sendable`, so `#[derive(Sendable)]` must implement it";
+    assert_all_sendable(structs::NAMES, &seen.structs, why);
+    assert_all_sendable(
+        enums_and_recursive_types::NAMES,
+        &seen.enums_and_recursive_types,
+        why,
+    );
+    assert_all_sendable(
+        lifetimes_consts_and_where_clauses::NAMES,
+        &seen.lifetimes_consts_and_where_clauses,
+        "the derive must keep the type's lifetimes, const parameters and `where` clause, and implement the trait when every field is `Sendable`",
+    );
 }
