@@ -31,23 +31,6 @@ pub struct AuditView {
     pub counters: (u64, u64, u64),
 }
 
-/// The balances after replaying `ledger` from `start`, or the first entry
-/// that pays more than its account holds at that point of the replay.
-pub fn replay(start: &[u64], ledger: &[Move]) -> Result<Vec<u64>, (usize, Move)> {
-    let mut balances = start.to_vec();
-    for (index, &(from, to, amount)) in ledger.iter().enumerate() {
-        let (Some(&paying), true) = (balances.get(from), to < balances.len()) else {
-            return Err((index, (from, to, amount)));
-        };
-        let Some(left) = paying.checked_sub(amount) else {
-            return Err((index, (from, to, amount)));
-        };
-        balances[from] = left;
-        balances[to] += amount;
-    }
-    Ok(balances)
-}
-
 #[cfg(not(xsafe_judge))]
 pub use observe::*;
 

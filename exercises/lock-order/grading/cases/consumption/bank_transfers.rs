@@ -1,8 +1,8 @@
 //! Proves consumption: a transfer moves money and is recorded, and the
 //! bank's transfers, run on several threads, never deadlock and keep the
 //! books consistent: money is neither made nor lost, the ledger holds
-//! exactly the transfers that were made, in an order that replays, and the
-//! counters agree with it.
+//! exactly the transfers that were made, and it and the
+//! counters account for the final balances.
 //!
 //! The starting balances and the amounts come from the judge's seed. The
 //! observing program records every transfer's result and the final books.
@@ -10,7 +10,7 @@
 //! `transfer_holds_the_balances`' question: audits taken at random moments
 //! would catch a transfer that lets go too early only when one happened to
 //! fall in the gap, so this case does not take them.
-use crate::support::{AuditView, Move, Outcome, replay};
+use crate::support::{AuditView, Move, Outcome};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -235,13 +235,19 @@ pub fn judge(seed: Seed, seen: Seen) {
         (end.ledger.len() as u64, refused, moved),
         "(transfers, rejected, moved) must agree with the ledger and the refusals"
     );
-    match replay(&start, &end.ledger) {
-        Ok(balances) => assert_eq!(
-            balances, end.balances,
-            "replaying the ledger must give the final balances"
-        ),
-        Err((index, entry)) => panic!(
-            "replaying the ledger from the starting balances, entry {index} {entry:?} pays more than its account holds then: the ledger is not in the order the transfers were made"
-        ),
+    // The ledger's entries account for the final balances. Their order is
+    // not checked here: threads that let go of the balances too early can
+    // record two transfers out of order, but only in some runs, and this
+    // case's verdict must not depend on the run
+    // (`transfer_holds_the_balances` catches that bank every time).
+    let mut net: Vec<i128> = start.iter().map(|&balance| i128::from(balance)).collect();
+    for &(from, to, amount) in &end.ledger {
+        net[from] -= i128::from(amount);
+        net[to] += i128::from(amount);
     }
+    let expected: Vec<i128> = end.balances.iter().map(|&b| i128::from(b)).collect();
+    assert_eq!(
+        net, expected,
+        "the starting balances plus the ledger's payments must give the final balances"
+    );
 }
