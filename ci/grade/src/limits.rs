@@ -245,9 +245,15 @@ static ADOPTING: AtomicBool = AtomicBool::new(false);
 
 /// Makes this process adopt the orphans of its descendants (Linux), and
 /// kill them as each bounded run ends. For a program that runs untrusted
-/// code and starts no other long-lived child of its own (the instructor's
-/// grader, the proofs): every child that [`run_bounded`] did not start,
-/// or whose run has ended, is killed. Returns whether adoption is on.
+/// code (the instructor's grader, the proofs): every child outside this
+/// process's own process group that [`run_bounded`] did not start, or
+/// whose run has ended, is killed. Every bounded run gets a process group
+/// of its own, so whatever it leaves behind is outside ours; the grader's
+/// own short-lived children (`rustc --version`, `git`, `cargo metadata`,
+/// started by other threads meanwhile) stay in ours and are left alone.
+/// (A process that escaped a run could join our group only without
+/// isolation, where it can do anything the grader's user can anyway.)
+/// Returns whether adoption is on.
 pub fn adopt_orphans() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -258,9 +264,9 @@ pub fn adopt_orphans() -> bool {
     ADOPTING.load(Ordering::SeqCst)
 }
 
-/// Kills and reaps every child of this process that is not a running
-/// [`run_bounded`] child: processes that escaped a finished run's process
-/// group and were re-parented here.
+/// Kills and reaps every child of this process, outside its process group,
+/// that is not a running [`run_bounded`] child: processes that escaped a
+/// finished run and were re-parented here.
 fn sweep_orphans() {
     #[cfg(target_os = "linux")]
     {
@@ -291,10 +297,12 @@ fn sweep_orphans() {
     }
 }
 
-/// The process ids whose parent is this process, read from `/proc`.
+/// The process ids whose parent is this process and whose process group
+/// is not this process's, read from `/proc`.
 #[cfg(target_os = "linux")]
 fn children_of_this_process() -> Vec<u32> {
     let me = std::process::id();
+    let my_group = u32::try_from(nix::unistd::getpgrp().as_raw()).unwrap_or(0);
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -308,9 +316,12 @@ fn children_of_this_process() -> Vec<u32> {
                 .ok()
                 .and_then(|stat| {
                     let after = &stat[stat.rfind(')')? + 1..];
-                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                    let mut fields = after.split_whitespace().skip(1);
+                    let parent = fields.next()?.parse::<u32>().ok()?;
+                    let group = fields.next()?.parse::<u32>().ok()?;
+                    Some(parent == me && group != my_group)
                 })
-                == Some(me)
+                == Some(true)
         })
         .collect()
 }
@@ -436,6 +447,29 @@ mod tests {
             })
             .count();
         assert_eq!(left, 0, "the daemon the run started is still running");
+    }
+
+    /// The sweep at the end of a run leaves alone what the grader itself
+    /// started meanwhile on another thread (a `rustc --version`, a `git`):
+    /// only processes outside the grader's process group are orphans of a
+    /// run. Before this rule, one exercise's run ending killed the other
+    /// exercise's toolchain probe, and that exercise could not be graded.
+    #[test]
+    fn the_sweep_spares_the_graders_own_children() {
+        assert!(adopt_orphans(), "this test needs Linux's subreaper");
+        let mut own = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep starts");
+        let run = run_bounded(shell("exit 0"), bounds(10_000, 1024), None).expect("sh starts");
+        assert!(matches!(run.ending, Ending::Exited(status) if status.success()));
+        let still_running = own.try_wait().expect("try_wait").is_none();
+        let _ = own.kill();
+        let _ = own.wait();
+        assert!(
+            still_running,
+            "the sweep killed a child the grader started itself"
+        );
     }
 
     /// A child that allocates past the memory limit fails to, and is
