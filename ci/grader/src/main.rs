@@ -175,13 +175,7 @@ fn main() -> ExitCode {
     if cli.class {
         return match run_class(&cli) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                let style = anstyle::Style::new()
-                    .bold()
-                    .fg_color(Some(anstyle::AnsiColor::Red.into()));
-                eprintln!("{style}error{style:#}: {message}");
-                ExitCode::from(2)
-            }
+            Err(message) => could_not_run(&message),
         };
     }
     let outcome = run(&cli);
@@ -191,11 +185,7 @@ fn main() -> ExitCode {
             Err(message) => could_not_grade_outputs(&cli, message),
         };
         if let Err(message) = append(path, &lines) {
-            let style = anstyle::Style::new()
-                .bold()
-                .fg_color(Some(anstyle::AnsiColor::Red.into()));
-            eprintln!("{style}error{style:#}: {message}");
-            return ExitCode::from(2);
+            return could_not_run(&message);
         }
     }
     match outcome {
@@ -206,14 +196,32 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Err(message) => {
-            let style = anstyle::Style::new()
-                .bold()
-                .fg_color(Some(anstyle::AnsiColor::Red.into()));
-            eprintln!("{style}error{style:#}: {message}");
-            ExitCode::from(2)
-        }
+        Err(message) => could_not_run(&message),
     }
+}
+
+/// Says why the grader could not run, as cargo does, and exits with 2.
+fn could_not_run(message: &str) -> ExitCode {
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Red.into()));
+    eprintln!("{style}error{style:#}: {message}");
+    ExitCode::from(2)
+}
+
+/// A progress bar for `len` units of work, in cargo's style, with `extra`
+/// after the elapsed time in its parentheses.
+fn progress_bar(len: usize, extra: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{prefix:>12.cyan.bold}} [{{bar:25}}] {{pos}}/{{len}}: {{msg}} ({{elapsed}}{extra})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix("Grading");
+    bar
 }
 
 /// Classroom results for a grade that did not happen: every exercise the
@@ -363,15 +371,7 @@ fn run_class(cli: &Cli) -> Result<(), String> {
     std::fs::create_dir_all(gradebook.join("students"))
         .map_err(|err| format!("cannot create {}: {err}", gradebook.display()))?;
 
-    let bar = ProgressBar::new(students.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>12.cyan.bold} [{bar:25}] {pos}/{len}: {msg} ({elapsed}, about {eta} left)",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.set_prefix("Grading");
+    let bar = progress_bar(students.len(), ", about {eta} left");
     let on_terminal = !bar.is_hidden();
     if on_terminal {
         bar.enable_steady_tick(Duration::from_millis(200));
@@ -517,15 +517,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         toolchain: cli.toolchain.clone(),
         seed: Some(seed),
     };
-    let bar = ProgressBar::new(selected.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>12.cyan.bold} [{bar:25}] {pos}/{len}: {msg} ({elapsed})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.set_prefix("Grading");
+    let bar = progress_bar(selected.len(), "");
     let on_terminal = !bar.is_hidden();
     let progress = |event: Event<'_>| match event {
         Event::Started(name) => {
