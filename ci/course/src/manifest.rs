@@ -323,6 +323,25 @@ impl Manifest {
     pub fn total_points(&self) -> u32 {
         self.cases.iter().map(|case| case.points).sum()
     }
+
+    /// The points of the `given` cases: what the starter earns.
+    pub fn given_points(&self) -> u32 {
+        self.cases
+            .iter()
+            .filter(|case| case.given)
+            .map(|case| case.points)
+            .sum()
+    }
+
+    /// The names of the cases that need the learner's work (not `given`),
+    /// in manifest order.
+    pub fn cases_needing_work(&self) -> Vec<String> {
+        self.cases
+            .iter()
+            .filter(|case| !case.given)
+            .map(Case::name)
+            .collect()
+    }
 }
 
 impl Case {

@@ -143,6 +143,23 @@ pub struct Row {
     pub seconds: f64,
 }
 
+impl Row {
+    /// The points of exercise `name`, if the grade finished and has it.
+    pub fn points_of(&self, name: &str) -> Option<u32> {
+        let report = self.report.as_ref()?;
+        let exercise = report.exercises.iter().find(|e| e.name == name)?;
+        Some(exercise.points)
+    }
+
+    /// The points of `exercises` together (0 for any not graded).
+    pub fn total(&self, exercises: &[String]) -> u32 {
+        exercises
+            .iter()
+            .filter_map(|name| self.points_of(name))
+            .sum()
+    }
+}
+
 /// How to run one grade: the grader binary and the arguments every grade
 /// of the class shares (course, work folder, target folder, limits, seed,
 /// exercises, toolchain).
@@ -288,23 +305,10 @@ pub fn csv(course: &Course, exercises: &[String], rows: &[Row]) -> Result<String
         .sum();
     for row in rows {
         let mut record = vec![cell(&row.name)];
-        let mut total = 0;
         for name in exercises {
-            let points = row.report.as_ref().and_then(|report| {
-                report
-                    .exercises
-                    .iter()
-                    .find(|exercise| exercise.name == *name)
-            });
-            match points {
-                Some(exercise) => {
-                    total += exercise.points;
-                    record.push(exercise.points.to_string());
-                }
-                None => record.push(String::new()),
-            }
+            record.push(row.points_of(name).map_or(String::new(), |p| p.to_string()));
         }
-        record.push(total.to_string());
+        record.push(row.total(exercises).to_string());
         record.push(max.to_string());
         record.push(cell(&status(row)));
         writer
@@ -365,21 +369,15 @@ pub fn markdown(course: &Course, exercises: &[String], rows: &[Row], seed: u64) 
     text.push_str("---:|---|\n");
     for row in rows {
         let _ = write!(text, "| {} |", md(&row.name));
-        let mut total = 0;
         for name in exercises {
-            let found = row
-                .report
-                .as_ref()
-                .and_then(|report| report.exercises.iter().find(|e| e.name == *name));
-            match found {
-                Some(exercise) => {
-                    total += exercise.points;
-                    let _ = write!(text, " {} |", exercise.points);
+            match row.points_of(name) {
+                Some(points) => {
+                    let _ = write!(text, " {points} |");
                 }
                 None => text.push_str(" - |"),
             }
         }
-        let _ = writeln!(text, " {total} | {} |", md(&status(row)));
+        let _ = writeln!(text, " {} | {} |", row.total(exercises), md(&status(row)));
     }
     let _ = writeln!(
         text,

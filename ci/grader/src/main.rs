@@ -241,11 +241,7 @@ fn could_not_grade_outputs(cli: &Cli, message: &str) -> String {
         })
         .map(|exercise| {
             let result = classroom::could_not_grade(exercise.manifest.total_points(), message);
-            format!(
-                "{}={}\n",
-                classroom::runner_id(exercise.name()),
-                classroom::encoded(&result)
-            )
+            classroom::output_line(exercise.name(), &result)
         })
         .collect()
 }

@@ -470,12 +470,7 @@ fn a_class_gets_a_gradebook() {
         .expect("ordered-tree")
         .manifest;
     let full = manifest.total_points();
-    let given: u32 = manifest
-        .cases
-        .iter()
-        .filter(|case| case.given)
-        .map(|case| case.points)
-        .sum();
+    let given = manifest.given_points();
 
     let csv = std::fs::read_to_string(gradebook.join("grades.csv")).expect("grades.csv");
     let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()

@@ -474,12 +474,7 @@ fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mu
             continue;
         }
         let manifest = &exercise.manifest;
-        let given: u32 = manifest
-            .cases
-            .iter()
-            .filter(|case| case.given)
-            .map(|case| case.points)
-            .sum();
+        let given = manifest.given_points();
         let expect = Expect {
             exercise: exercise.name().to_owned(),
             status: graded(),
@@ -490,10 +485,9 @@ fn check_every(fixture: &Fixture, course: &Course, report: &Value, problems: &mu
             failing: Some(match every {
                 Every::FullMarks => BTreeMap::new(),
                 Every::GivenOnly => manifest
-                    .cases
-                    .iter()
-                    .filter(|case| !case.given)
-                    .map(|case| (case.name(), "lost".to_owned()))
+                    .cases_needing_work()
+                    .into_iter()
+                    .map(|name| (name, "lost".to_owned()))
                     .collect(),
             }),
             reason: None,

@@ -50,13 +50,7 @@ fn starters_fail_every_case_that_needs_work() {
     for toolchain in toolchains() {
         for exercise in exercises() {
             let grade = grade_submission(&exercise, Submission::Starter, &toolchain);
-            let needs_work: Vec<String> = grade
-                .manifest
-                .cases
-                .iter()
-                .filter(|case| !case.given)
-                .map(|case| case.name())
-                .collect();
+            let needs_work = grade.manifest.cases_needing_work();
             assert!(
                 !needs_work.is_empty(),
                 "{} leaves the learner no work",

@@ -134,19 +134,18 @@ pub fn encoded(result: &RunnerResult) -> String {
     base64::engine::general_purpose::STANDARD.encode(json)
 }
 
-/// Lines for `$GITHUB_OUTPUT`: `RUNNER_ID=BASE64` for every exercise of
-/// `report` (base64 holds no newline, so one line each is the whole value).
+/// The `$GITHUB_OUTPUT` line of one exercise's result: `RUNNER_ID=BASE64`
+/// (base64 holds no newline, so one line is the whole value).
+pub fn output_line(exercise: &str, result: &RunnerResult) -> String {
+    format!("{}={}\n", runner_id(exercise), encoded(result))
+}
+
+/// Lines for `$GITHUB_OUTPUT`: one per exercise of `report`.
 pub fn github_outputs(report: &Report) -> String {
     report
         .exercises
         .iter()
-        .map(|exercise| {
-            format!(
-                "{}={}\n",
-                runner_id(&exercise.name),
-                encoded(&runner_result(exercise))
-            )
-        })
+        .map(|exercise| output_line(&exercise.name, &runner_result(exercise)))
         .collect()
 }
 

@@ -143,13 +143,7 @@ fn a_new_chapter_is_complete_and_grades_as_the_proofs_require() {
     let scaffolded = started.elapsed();
 
     let starter = grade_new_chapter(&scratch, "starter", false, None);
-    let needs_work: Vec<String> = starter
-        .manifest
-        .cases
-        .iter()
-        .filter(|case| !case.given)
-        .map(|case| case.name())
-        .collect();
+    let needs_work = starter.manifest.cases_needing_work();
     assert!(!needs_work.is_empty());
     assert_eq!(
         starter.failing(),
