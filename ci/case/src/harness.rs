@@ -4,46 +4,81 @@
 //! it). The engine writes the table of cases; these functions do the rest.
 
 use crate::Seed;
-use crate::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Verdict};
+use crate::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, ObserveRequest, Verdict};
 use std::io::{Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A case's `observe`, with its observation encoded.
 pub type ObserveFn = fn(Seed) -> String;
 /// A case's `judge`, with the observation still to be decoded.
 pub type JudgeFn = fn(Seed, &str) -> Result<(), String>;
 
-/// The observing program: `PROGRAM CASE SEED` runs one case's `observe`
-/// and prints its observation on one line of standard output. Exit codes:
-/// 0 observed, 2 bad arguments. A panic ends the program as panics do.
+/// The exit status of an observing program whose process the code under
+/// test ended (`std::process::exit`) while a case was running: the case
+/// did not finish, whatever was printed.
+pub const ENDED_DURING_CASE: i32 = 86;
+
+/// Whether a case's `observe` is running, for the exit guard.
+static CASE_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Runs when the process exits through `exit` (Rust's
+/// `std::process::exit` included): if a case was still running, the code
+/// under test ended the process, and the status says so, whatever it asked
+/// for.
+#[cfg(unix)]
+extern "C" fn exit_guard() {
+    if CASE_RUNNING.load(Ordering::SeqCst) {
+        // SAFETY: `_exit` ends the process at once; nothing runs after it.
+        unsafe { libc::_exit(ENDED_DURING_CASE) }
+    }
+}
+
+/// The observing program: reads an [`ObserveRequest`] (its case and seed)
+/// from standard input, runs that case's `observe` and prints its
+/// observation on one line of standard output. Exit codes: 0 observed, 2
+/// bad request, [`ENDED_DURING_CASE`] when the code under test ended the
+/// process before the case finished. A panic ends the program as panics
+/// do.
 pub fn observe_main(cases: &[(&str, ObserveFn)]) -> ! {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let found = match args.as_slice() {
-        [case, seed] => cases
+    // The request is read before any code under test runs.
+    let mut input = String::new();
+    let request: Option<ObserveRequest> = std::io::stdin()
+        .read_to_string(&mut input)
+        .ok()
+        .and_then(|_| serde_json::from_str(&input).ok());
+    let found = request.and_then(|request| {
+        cases
             .iter()
-            .find(|(name, _)| name == case)
-            .zip(parse_seed(seed)),
-        _ => None,
-    };
-    let Some(((_, observe), seed)) = found else {
-        eprintln!("usage: observe CASE SEED, where CASE is one of:");
+            .find(|(name, _)| *name == request.case)
+            .map(|(_, observe)| (*observe, request.seed))
+    });
+    let Some((observe, seed)) = found else {
+        eprintln!("usage: observe < {{\"case\": CASE, \"seed\": SEED}}, where CASE is one of:");
         for (name, _) in cases {
             eprintln!("  {name}");
         }
         std::process::exit(2);
     };
-    let observation = observe(seed);
+    #[cfg(unix)]
+    // SAFETY: `exit_guard` is a plain `extern "C" fn` that only reads an
+    // atomic and calls `_exit`.
+    unsafe {
+        libc::atexit(exit_guard);
+    }
+    CASE_RUNNING.store(true, Ordering::SeqCst);
+    let observation = panic::catch_unwind(AssertUnwindSafe(|| observe(seed)));
+    CASE_RUNNING.store(false, Ordering::SeqCst);
+    // A panic ends the program as panics do (its message is printed).
+    let Ok(observation) = observation else {
+        std::process::exit(101);
+    };
     let mut stdout = std::io::stdout().lock();
     let written =
         writeln!(stdout, "\n{OBSERVATION_MARKER}{observation}").and_then(|()| stdout.flush());
     // Exit at once: threads the learner's code left running end here.
     std::process::exit(if written.is_ok() { 0 } else { 1 });
-}
-
-fn parse_seed(text: &str) -> Option<Seed> {
-    let hex = text.strip_prefix("0x")?;
-    u64::from_str_radix(hex, 16).ok().map(Seed)
 }
 
 /// The message of the last panic on this process, with its place.

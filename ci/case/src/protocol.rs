@@ -16,6 +16,18 @@ use serde::{Deserialize, Serialize};
 /// only hands the text to the judge, which checks it against the seed.
 pub const OBSERVATION_MARKER: &str = "xsafe-observation: ";
 
+/// What the engine asks the observing program: one case, with its seed.
+/// It comes as data on the program's standard input, never on its command
+/// line, so code that runs in the program cannot learn the case from its
+/// arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ObserveRequest {
+    /// The case, `STEP/NAME`.
+    pub case: String,
+    /// The seed it runs with.
+    pub seed: Seed,
+}
+
 /// What the engine asks the judge: one observation per case.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct JudgeRequest {

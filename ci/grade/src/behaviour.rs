@@ -1,43 +1,43 @@
-//! Behaviour cases: observe in isolation, then judge without the learner's
+//! Behaviour cases: observe confined, then judge without the learner's
 //! code.
 //!
 //! **Invariant**: no verdict comes from what a process running learner code
 //! prints. The observing program runs one case per process, confined (see
-//! `isolation`), with a seed it could not know in advance; what it prints
-//! after [`OBSERVATION_MARKER`] is handed, as data, to the judge, a program
-//! built without the learner's crate, and the verdict is the judge's
-//! answer. An observation is refused outright (the case fails) when the
-//! process did not exit successfully, printed no observation, or printed
-//! more than one: it is never repaired or guessed at. What the learner's
-//! code printed is kept as the case's details, for people to read.
+//! `confine`), and gets its case and seed as data on its standard input,
+//! never on its command line; what it prints after [`OBSERVATION_MARKER`]
+//! is handed, as data, to the judge, a program built without the learner's
+//! crate (confined too, since it reads what learner code printed), and the
+//! verdict is the judge's answer. An observation is refused outright (the
+//! case fails) when the process did not exit successfully, printed no
+//! observation, or printed more than one: it is never repaired or guessed
+//! at. What the learner's code printed is kept as the case's details, for
+//! people to read.
 
-use crate::isolation::{Confinement, Isolation};
-use crate::limits::{Bounds, Ending, run_bounded};
+use crate::confine::{Confiner, Installed};
+use crate::limits::{Bounds, Ending};
 use crate::outcome::{CaseOutcome, Status};
 use crate::parallel::in_parallel;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use xsafe_case::Seed;
-use xsafe_case::protocol::{JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, Observed};
+use xsafe_case::protocol::{
+    JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, ObserveRequest, Observed,
+};
 use xsafe_course::Case;
 
 /// How to run the behaviour cases of one grade.
 #[derive(Clone)]
 pub struct BehaviourRun<'a> {
     /// The observing program.
-    pub observe: &'a Path,
+    pub observe: &'a Installed,
     /// The judge.
-    pub judge: &'a Path,
-    /// A folder of the grade's own, where the judge is copied to run.
-    pub scratch: &'a Path,
-    /// The folder the observing program runs in (read-only to it).
-    pub workdir: &'a Path,
+    pub judge: &'a Installed,
+    /// The one way to run them.
+    pub confiner: &'a Confiner,
     /// The seed of the grade; each case runs with its own seed drawn from it.
     pub seed: u64,
     /// Limits of each observation (and of the judge).
     pub bounds: Bounds,
-    /// How observations are isolated.
-    pub isolation: &'a Isolation,
+    /// The size of each run's `/tmp`.
+    pub tmp_bytes: u64,
     /// Observations run at once.
     pub workers: usize,
     /// Shows paths the way the reader knows them.
@@ -57,21 +57,36 @@ pub fn case_seed(grade_seed: u64, case: &str) -> Seed {
 /// One observation: the observation text, or why there is none.
 type Observation = Result<String, CaseOutcome>;
 
-/// Observes every case, then asks the judge about those that printed an
-/// observation. Outcomes come back in the order of `cases`.
-pub fn run_behaviour(run: &BehaviourRun<'_>, cases: &[Case]) -> Vec<CaseOutcome> {
-    // The judge is read before any learner code runs and written afresh
-    // after the last observation ended: where the isolation lets the
-    // learner's code write the build's output, it still cannot replace the
-    // program that judges it.
-    let judge = std::fs::read(run.judge);
-    let observations: Vec<(Seed, Observation, String)> =
-        in_parallel(cases, run.workers, |case| observe(run, case));
-    let request = JudgeRequest {
+/// What the observing program did in each case, in the order of the cases.
+#[derive(Debug, Clone)]
+pub struct Observations {
+    /// Per case: its seed, its observation (or its outcome when there is
+    /// none to judge), and what the learner's code printed.
+    cases: Vec<(Case, Seed, Observation, String)>,
+}
+
+/// The observe phase: runs every case's observation, confined, at most
+/// `run.workers` at a time.
+pub fn observe_all(run: &BehaviourRun<'_>, cases: &[Case]) -> Observations {
+    let observed = in_parallel(cases, run.workers, |case| observe(run, case));
+    Observations {
         cases: cases
             .iter()
-            .zip(&observations)
-            .filter_map(|(case, (seed, observation, _))| {
+            .cloned()
+            .zip(observed)
+            .map(|(case, (seed, observation, printed))| (case, seed, observation, printed))
+            .collect(),
+    }
+}
+
+/// The judge phase: asks the judge, confined, about every observation, and
+/// returns each case's outcome, in the order of the cases.
+pub fn judge_all(run: &BehaviourRun<'_>, observations: Observations) -> Vec<(Case, CaseOutcome)> {
+    let request = JudgeRequest {
+        cases: observations
+            .cases
+            .iter()
+            .filter_map(|(case, seed, observation, _)| {
                 observation.as_ref().ok().map(|observation| Observed {
                     case: case.name(),
                     seed: *seed,
@@ -80,32 +95,33 @@ pub fn run_behaviour(run: &BehaviourRun<'_>, cases: &[Case]) -> Vec<CaseOutcome>
             })
             .collect(),
     };
-    let verdicts = judge
-        .map_err(|err| format!("the judge could not be read: {err}"))
-        .and_then(|judge| ask_judge(run, &judge, &request));
-    cases
-        .iter()
-        .zip(observations)
-        .map(|(case, (seed, observation, printed))| match observation {
-            Err(outcome) => outcome,
-            Ok(_) => match &verdicts {
-                Err(why) => CaseOutcome::new(Status::Stopped(why.clone()), String::new()),
-                Ok(answer) => match answer
-                    .verdicts
-                    .iter()
-                    .find(|verdict| verdict.case == case.name())
-                {
-                    Some(verdict) if verdict.passed => CaseOutcome::passed(),
-                    Some(verdict) => CaseOutcome::new(
-                        Status::Failed((run.show)(&verdict.message)),
-                        (run.show)(&with_seed(seed, &printed)),
-                    ),
-                    None => CaseOutcome::new(
-                        Status::Stopped("the judge gave no verdict on this case".to_owned()),
-                        String::new(),
-                    ),
+    let verdicts = ask_judge(run, &request);
+    observations
+        .cases
+        .into_iter()
+        .map(|(case, seed, observation, printed)| {
+            let outcome = match observation {
+                Err(outcome) => outcome,
+                Ok(_) => match &verdicts {
+                    Err(why) => CaseOutcome::new(Status::Stopped(why.clone()), String::new()),
+                    Ok(answer) => match answer
+                        .verdicts
+                        .iter()
+                        .find(|verdict| verdict.case == case.name())
+                    {
+                        Some(verdict) if verdict.passed => CaseOutcome::passed(),
+                        Some(verdict) => CaseOutcome::new(
+                            Status::Failed((run.show)(&verdict.message)),
+                            (run.show)(&with_seed(seed, &printed)),
+                        ),
+                        None => CaseOutcome::new(
+                            Status::Stopped("the judge gave no verdict on this case".to_owned()),
+                            String::new(),
+                        ),
+                    },
                 },
-            },
+            };
+            (case, outcome)
         })
         .collect()
 }
@@ -122,28 +138,25 @@ fn with_seed(seed: Seed, printed: &str) -> String {
 /// Runs one case's observation, confined, and reads what it printed.
 fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
     let seed = case_seed(run.seed, &case.name());
-    let mut command = Command::new(run.observe);
-    command
-        .arg(case.name())
-        .arg(seed.to_string())
-        .current_dir(run.workdir)
-        .env("RUST_BACKTRACE", "0")
-        .env("HOME", "/tmp");
-    let confinement = Confinement {
-        read_only: vec![run.workdir.to_path_buf()],
-        writable: Vec::new(),
+    let request = ObserveRequest {
+        case: case.name(),
+        seed,
     };
-    let command = run.isolation.confine(&command, &confinement);
-    let finished = match run_bounded(command, run.bounds, None) {
-        Ok(finished) => finished,
-        Err(err) => {
-            let outcome = CaseOutcome::new(
-                Status::Stopped(format!("the observing program could not start: {err}")),
-                String::new(),
-            );
-            return (seed, Err(outcome), String::new());
-        }
-    };
+    let input = serde_json::to_vec(&request).unwrap_or_default();
+    let finished =
+        match run
+            .confiner
+            .run_program(run.observe, &[], input, run.tmp_bytes, run.bounds)
+        {
+            Ok(finished) => finished,
+            Err(err) => {
+                let outcome = CaseOutcome::new(
+                    Status::Stopped(format!("the observing program could not start: {err}")),
+                    String::new(),
+                );
+                return (seed, Err(outcome), String::new());
+            }
+        };
     let marked: Vec<&str> = finished
         .stdout
         .lines()
@@ -178,6 +191,9 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
     if !status.success() {
         let how = match status.code() {
             Some(101) => "the code under test panicked (see the details)".to_owned(),
+            Some(xsafe_case::harness::ENDED_DURING_CASE) => {
+                "the code under test ended the process before the case finished".to_owned()
+            }
             Some(code) => format!("the code under test exited with status {code}"),
             None => "the code under test was killed by a signal".to_owned(),
         };
@@ -194,37 +210,19 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
     }
 }
 
-/// Runs the judge on every observation. An error here is the course's
-/// (or the machine's), not the learner's.
-fn ask_judge(
-    run: &BehaviourRun<'_>,
-    judge: &[u8],
-    request: &JudgeRequest,
-) -> Result<JudgeAnswer, String> {
+/// Runs the judge, confined, on every observation. An error here is the
+/// course's (or the machine's), not the learner's.
+fn ask_judge(run: &BehaviourRun<'_>, request: &JudgeRequest) -> Result<JudgeAnswer, String> {
     if request.cases.is_empty() {
         return Ok(JudgeAnswer {
             verdicts: Vec::new(),
         });
     }
     let input = serde_json::to_vec(request).map_err(|err| format!("the judge's request: {err}"))?;
-    let program = fresh_copy(judge, run.scratch)
-        .map_err(|err| format!("the judge could not be copied: {err}"))?;
-    // A program written a moment ago can be "busy" for a moment, while
-    // another thread's fork still holds it open: try again then.
-    let mut finished = Err(std::io::Error::other("not started"));
-    for _ in 0..20 {
-        let mut command = Command::new(&program);
-        command.env("RUST_BACKTRACE", "0");
-        finished = run_bounded(command, run.bounds, Some(input.clone()));
-        match &finished {
-            Err(err) if err.raw_os_error() == Some(26) => {
-                std::thread::sleep(std::time::Duration::from_millis(25));
-            }
-            _ => break,
-        }
-    }
-    let _ = std::fs::remove_file(&program);
-    let finished = finished.map_err(|err| format!("the judge could not start: {err}"))?;
+    let finished = run
+        .confiner
+        .run_program(run.judge, &[], input, run.tmp_bytes, run.bounds)
+        .map_err(|err| format!("the judge could not start: {err}"))?;
     if let Some(why) = finished.stopped_because() {
         return Err(format!("the judge was {why}"));
     }
@@ -240,28 +238,6 @@ fn ask_judge(
 pub fn tail(text: &str, lines: usize) -> String {
     let all: Vec<&str> = text.trim().lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
-}
-
-/// Writes `program` to a new file in `dir`, executable by its owner only.
-fn fresh_copy(program: &[u8], dir: &Path) -> std::io::Result<PathBuf> {
-    use std::io::Write as _;
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!(
-        "judge-{}-{:x}",
-        std::process::id(),
-        xsafe_case::Rng::new().u64(..)
-    ));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o700);
-    }
-    let mut file = options.open(&path)?;
-    file.write_all(program)?;
-    file.sync_all()?;
-    Ok(path)
 }
 
 #[cfg(test)]

@@ -1,58 +1,44 @@
-//! Building a generated workspace with cargo, and reading what it reports
-//! as data (`--message-format=json`), never as text.
-//!
-//! **Invariant**: one target directory is built by one grading build at a
-//! time, and the time a build waits for another is not counted against its
-//! limit: the build takes the target directory's lock file before its clock
-//! starts. So two graders, or two exercises of one grade, sharing a target
-//! directory never spend each other's time limits.
+//! Cargo inside a confined job: the steps that build, document and expand
+//! a generated workspace, and what they report, read as data
+//! (`--message-format=json`), never as text.
 
-use crate::isolation::{Confinement, Isolation};
-use crate::limits::{Bounded, Bounds, Ending, run_bounded};
-use crate::toolchain::Toolchain;
+use crate::confine::{Confiner, Step, StepOutput};
 use cargo_metadata::Message;
 use cargo_metadata::diagnostic::Diagnostic;
-use std::fs::File;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// One `cargo build` of a generated workspace.
-#[derive(Debug, Clone)]
+/// One `cargo build` of a generated workspace, as its step reported it.
+#[derive(Debug, Clone, Default)]
 pub struct BuildRun {
     /// What cargo reported, in order.
     pub messages: Vec<Message>,
-    /// How the build process ended.
-    pub ending: Ending,
+    /// Why a limit stopped the build, when one did.
+    pub stopped: Option<String>,
     /// cargo's own errors (not the compiler's, which are in `messages`).
     pub stderr: String,
 }
 
-/// How to build.
-#[derive(Debug, Clone)]
-pub struct BuildSpec<'a> {
-    /// The workspace root.
-    pub workspace: &'a Path,
-    /// The packages to build (all their binaries).
-    pub packages: Vec<&'a str>,
-    /// Cargo's target directory.
-    pub target_dir: &'a Path,
-    /// The toolchain.
-    pub toolchain: &'a Toolchain,
-    /// The build's limits.
-    pub bounds: Bounds,
-    /// When the build runs learner code (a learner's macro), the isolation
-    /// to confine it with; it then runs offline.
-    pub confined: Option<(&'a Isolation, Confinement)>,
-}
-
 impl BuildRun {
+    /// The build a step reported.
+    pub fn from_step(step: &StepOutput) -> BuildRun {
+        BuildRun {
+            messages: Message::parse_stream(step.stdout.as_slice())
+                .filter_map(Result::ok)
+                .collect(),
+            stopped: step.stopped_because().or_else(|| {
+                step.status
+                    .is_none()
+                    .then(|| "stopped before it ended".to_owned())
+            }),
+            stderr: step.stderr.clone(),
+        }
+    }
+
     /// Whether a limit stopped the build, in words.
     pub fn stopped_because(&self) -> Option<String> {
-        Bounded {
-            stdout: String::new(),
-            stderr: String::new(),
-            ending: self.ending,
-        }
-        .stopped_because()
+        self.stopped.clone()
     }
 
     /// The compiler's diagnostics for the target whose root source file is
@@ -73,8 +59,9 @@ impl BuildRun {
             })
     }
 
-    /// The executable of the binary target whose root is `source`, if it
-    /// was built.
+    /// Where the job saw the executable of the binary target whose root is
+    /// `source`, if it was built (its bytes are among the job's collected
+    /// files).
     pub fn executable(&self, source: &Path) -> Option<PathBuf> {
         self.messages.iter().find_map(|message| match message {
             Message::CompilerArtifact(artifact)
@@ -107,22 +94,14 @@ impl BuildRun {
             .filter_map(move |message| match message {
                 Message::CompilerMessage(message)
                     if is_error(&message.message)
-                        && is_under(message.target.src_path.as_std_path(), dir)
-                        && !is_under(message.target.src_path.as_std_path(), &grading) =>
+                        && message.target.src_path.as_std_path().starts_with(dir)
+                        && !message.target.src_path.as_std_path().starts_with(&grading) =>
                 {
                     Some(&message.message)
                 }
                 _ => None,
             })
     }
-}
-
-fn is_under(path: &Path, dir: &Path) -> bool {
-    path.starts_with(dir)
-        || match (path.canonicalize(), dir.canonicalize()) {
-            (Ok(path), Ok(dir)) => path.starts_with(dir),
-            _ => false,
-        }
 }
 
 /// Whether a diagnostic is an error (not a warning, note or summary).
@@ -134,81 +113,65 @@ pub fn is_error(diagnostic: &Diagnostic) -> bool {
     )
 }
 
-fn same_path(a: &Path, b: &Path) -> bool {
-    a == b
-        || match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
+/// Whether two paths name the same file (paths in a job's view are the
+/// grader's own paths, so they compare as written; `..` are resolved).
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    a == b || normalized(a) == normalized(b)
+}
+
+/// `path` with `.` and `..` resolved by their text (no link is followed).
+pub fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
         }
+    }
+    out
 }
 
-/// Runs `cargo build --keep-going --message-format=json` over the spec's
-/// packages, after taking the target directory's lock.
-pub fn build(spec: &BuildSpec<'_>) -> std::io::Result<BuildRun> {
-    std::fs::create_dir_all(spec.target_dir)?;
-    let lock = File::create(spec.target_dir.join(".xsafe-build.lock"))?;
-    lock.lock()?;
-    let mut command = spec.toolchain.cargo_command();
-    command
-        .arg("build")
-        .arg("--keep-going")
-        .arg("--message-format=json")
-        .arg("--bins")
-        .arg("--manifest-path")
-        .arg(spec.workspace.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(spec.target_dir)
-        .current_dir(spec.workspace);
-    for package in &spec.packages {
-        command.arg("--package").arg(package);
+/// A cargo command of a job: `subcommand` over the workspace at
+/// `workspace` into `target`, offline and with the grader's lockfile
+/// (`--frozen`), from the confiner's environment.
+pub fn cargo_step(
+    confiner: &Confiner,
+    name: &'static str,
+    workspace: &Path,
+    target: &Path,
+    args: &[&str],
+    rustc_args: &[&str],
+    bootstrap: bool,
+    time: Duration,
+) -> Step {
+    let mut env = confiner.cargo_env();
+    if bootstrap {
+        // rustdoc's JSON and the expansion are unstable outputs of every
+        // rustc, stable ones included; this asks for them and changes
+        // nothing else (cargo fingerprints it, so such steps build into a
+        // target folder of their own).
+        env.insert("RUSTC_BOOTSTRAP".into(), "1".into());
     }
-    if let Some(home) = cargo_home() {
-        command.env("CARGO_HOME", home);
+    let mut all: Vec<OsString> = args.iter().map(Into::into).collect();
+    all.extend([
+        "--frozen".into(),
+        "--manifest-path".into(),
+        workspace.join("Cargo.toml").into_os_string(),
+        "--target-dir".into(),
+        target.as_os_str().to_owned(),
+    ]);
+    if !rustc_args.is_empty() {
+        all.push("--".into());
+        all.extend(rustc_args.iter().map(Into::into));
     }
-    let run = match &spec.confined {
-        Some((isolation, confinement)) => {
-            command.arg("--offline").env("HOME", "/tmp");
-            let mut confinement = confinement.clone();
-            confinement.read_only.extend(
-                [spec.toolchain.sysroot.clone()]
-                    .into_iter()
-                    .chain(cargo_home()),
-            );
-            confinement.writable.push(spec.target_dir.to_path_buf());
-            confinement.writable.push(spec.workspace.to_path_buf());
-            run_bounded(isolation.confine(&command, &confinement), spec.bounds, None)?
-        }
-        None => run_bounded(command, spec.bounds, None)?,
-    };
-    drop(lock);
-    let messages = Message::parse_stream(run.stdout.as_bytes())
-        .filter_map(Result::ok)
-        .collect();
-    Ok(BuildRun {
-        messages,
-        ending: run.ending,
-        stderr: run.stderr,
-    })
-}
-
-/// Fetches the workspace's dependencies (trusted: the course's manifests
-/// and lockfile decide them), so that a confined build can run offline.
-pub fn fetch(workspace: &Path, toolchain: &Toolchain, bounds: Bounds) -> std::io::Result<Bounded> {
-    let mut command = toolchain.cargo_command();
-    command
-        .arg("fetch")
-        .arg("--manifest-path")
-        .arg(workspace.join("Cargo.toml"))
-        .current_dir(workspace);
-    if let Some(home) = cargo_home() {
-        command.env("CARGO_HOME", home);
+    Step {
+        name,
+        program: confiner.cargo(),
+        args: all,
+        env,
+        time,
     }
-    run_bounded(command, bounds, None)
-}
-
-/// Cargo's home: `CARGO_HOME`, or `~/.cargo`.
-fn cargo_home() -> Option<PathBuf> {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
 }

@@ -1,20 +1,30 @@
-//! Grading one exercise: build its generated workspace, judge its
-//! compile-fail cases from the compiler's diagnostics, run its behaviour
-//! cases, read its public surface, and put every outcome in manifest order.
+//! Grading one exercise, phase by phase: the trusted part, recording the
+//! learner's macros, the deciding build, the compile-fail verdicts, the
+//! observations, the judge, the surface.
+//!
+//! Every phase that reads, compiles or runs learner bytes receives the one
+//! [`Confiner`] of the grade and nothing else that could start a process
+//! (see `confine`); what comes back from a job is data. The only process
+//! started outside a confiner is the trusted `cargo fetch` (see
+//! `trusted`), which reads no learner byte.
 
-use crate::behaviour::{BehaviourRun, run_behaviour, tail};
-use crate::build::{BuildRun, BuildSpec, build, fetch, is_error};
+use crate::behaviour::{BehaviourRun, judge_all, observe_all, tail};
+use crate::build::{BuildRun, cargo_step, is_error};
 use crate::compile_fail::{ReportedError, verdict};
-use crate::isolation::{Confinement, Isolation};
-use crate::limits::{Ending, Limits};
+use crate::confine::{
+    Collect, Confiner, Freshness, Installed, Isolation, Job, JobError, JobOutput, Trust, Writable,
+};
+use crate::limits::{Bounds, Limits};
 use crate::macros::{LearnerMacros, MacroError};
 use crate::outcome::{CaseOutcome, Grade, Status};
 use crate::project::{Project, ProjectError, ProjectSpec, write_project};
-use crate::surface;
 use crate::toolchain::Toolchain;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use xsafe_course::{Case, Expect, Manifest, ManifestError};
+use crate::trusted::{Trusted, TrustedError, TrustedSpec};
+use crate::{before_main, depinfo, surface};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use xsafe_course::{Case, Expect, Expectations, Manifest, ManifestError};
 
 /// What to grade, and where.
 #[derive(Debug, Clone)]
@@ -22,24 +32,32 @@ pub struct GradeRequest {
     /// The crate under test: the course's files of the exercise (its
     /// `Cargo.toml`, `grading/`) with the learner's files in place.
     pub crate_dir: PathBuf,
-    /// This grade's own folder, for the generated workspace and copies. A
-    /// later grade of the same submission may reuse it (that keeps builds
-    /// warm); two grades at once must not share it.
+    /// The exercise as the course has it (its starter and cases), from
+    /// which the trusted caches and the judge are built. The learner's
+    /// tool gives the exercise's own folder.
+    pub pristine: PathBuf,
+    /// This grade's own folder, for the generated workspaces and copies. A
+    /// later grade of the same submission may reuse it; two grades at once
+    /// must not share it.
     pub work_dir: PathBuf,
-    /// Cargo's target directory for the builds in which no learner code
-    /// runs. Grades may share it.
+    /// Where trusted files live (caches, the judge, the grader's
+    /// `CARGO_HOME`); with [`Freshness::Kept`], the target folder of the
+    /// deciding build too. Grades may share it.
     pub target_dir: PathBuf,
     /// A lockfile to resolve dependencies as the course does.
     pub lockfile: Option<PathBuf>,
     /// The limits of every build and run.
     pub limits: Limits,
+    /// Whether every writable folder is fresh for each job (the grader) or
+    /// build folders are kept between grades (the learner's tool).
+    pub freshness: Freshness,
     /// The seed from which every behaviour case draws its inputs; random
     /// when `None`.
     pub seed: Option<u64>,
     /// Grade only these cases (by name); every case when empty.
     pub only: Vec<String>,
     /// The rustup toolchain to grade with (such as `nightly`); the one that
-    /// `rustc` resolves to from the crate when `None`.
+    /// `rustc` resolves to from the pristine exercise when `None`.
     pub toolchain: Option<String>,
     /// Path prefixes to show differently in the details (such as the
     /// sandbox's folder shown as `exercises/NAME`), longest first.
@@ -60,6 +78,12 @@ pub enum GradeError {
     /// The learner's macro crates could not be prepared.
     #[error(transparent)]
     Macros(#[from] MacroError),
+    /// The trusted part could not be made.
+    #[error(transparent)]
+    Trusted(#[from] TrustedError),
+    /// A confined job could not run.
+    #[error(transparent)]
+    Job(#[from] JobError),
     /// The toolchain or cargo could not be run.
     #[error("cannot run the toolchain: {0}")]
     Toolchain(#[source] std::io::Error),
@@ -76,6 +100,21 @@ pub enum GradeError {
     NoSuchCase(String),
 }
 
+/// How a phase can end the grade early.
+enum Ended {
+    /// The exercise is graded already (its crate does not compile, or it
+    /// was refused).
+    Graded(Grade),
+    /// It cannot be graded.
+    Error(GradeError),
+}
+
+impl<E: Into<GradeError>> From<E> for Ended {
+    fn from(err: E) -> Ended {
+        Ended::Error(err.into())
+    }
+}
+
 /// The seed of a grade when none is asked for.
 fn random_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -84,23 +123,101 @@ fn random_seed() -> u64 {
     xsafe_case::Rng::with_seed(nanos as u64 ^ u64::from(std::process::id())).u64(..)
 }
 
+/// Everything a grade's phases share: the request with absolute paths,
+/// the manifest, the cases asked for, the toolchain.
+struct Plan {
+    request: GradeRequest,
+    manifest: Manifest,
+    compile_fail: Vec<Case>,
+    behaviour: Vec<Case>,
+    surface: Vec<Case>,
+    expectations: BTreeMap<String, Expectations>,
+    toolchain: Toolchain,
+}
+
+impl Plan {
+    fn show(&self, text: &str) -> String {
+        show_paths(text, &self.request.show_paths)
+    }
+
+    /// The bounds of one build step, and of a job of `steps` of them.
+    fn build_bounds(&self, steps: u32) -> Bounds {
+        let build = self.request.limits.build();
+        Bounds {
+            time: build.time * steps + Duration::from_secs(60),
+            // The archive: an observing program, a judge, rustdoc's JSON.
+            output_bytes: build.output_bytes.max(512 << 20),
+            ..build
+        }
+    }
+
+    /// A writable target folder of a job: fresh (seeded from a trusted
+    /// cache) for the grader, kept for the learner's tool.
+    fn target(&self, name: &str, seed: Option<&Path>, kept: &Path) -> Writable {
+        match self.request.freshness {
+            Freshness::PerGrade => Writable::Fresh {
+                path: self.request.work_dir.join("jobs").join(name),
+                seed: seed.map(Path::to_path_buf),
+                bytes: self.request.limits.build_bytes,
+            },
+            Freshness::Kept => Writable::Kept(kept.to_path_buf()),
+        }
+    }
+}
+
 /// Grades the crate of `request`.
 ///
 /// A crate that does not compile is still graded: every case is then
 /// [`Status::NotRun`], and [`Grade::crate_errors`] holds the compiler's
-/// errors. Every build and run is bounded by the request's limits.
+/// errors. Every build and run is confined and bounded by the request's
+/// limits.
 pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
-    // Every path absolute: builds and runs happen in other folders.
-    let absolute = |path: &PathBuf| -> Result<PathBuf, GradeError> {
-        std::path::absolute(path).map_err(|source| GradeError::Io {
+    let plan = plan(request)?;
+    let cargo_home =
+        crate::trusted::pinned_cargo_home(&plan.request.target_dir).map_err(|source| {
+            GradeError::Io {
+                path: plan.request.target_dir.clone(),
+                source,
+            }
+        })?;
+    let confiner = Confiner::new(
+        Isolation::detect(),
+        plan.request.freshness,
+        &plan.toolchain,
+        &plan.request.work_dir.join("scratch"),
+        &cargo_home,
+    );
+    match phases(&plan, &confiner) {
+        Ok(grade) | Err(Ended::Graded(grade)) => Ok(grade),
+        Err(Ended::Error(err)) => Err(err),
+    }
+}
+
+/// The request's paths made absolute and real (the grader's own folders),
+/// its manifest read and its cases chosen.
+fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
+    let real = |path: &PathBuf| -> Result<PathBuf, GradeError> {
+        std::fs::create_dir_all(path).map_err(|source| GradeError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        path.canonicalize().map_err(|source| GradeError::Io {
             path: path.clone(),
             source,
         })
     };
-    let request = &GradeRequest {
+    let absolute = |path: &PathBuf| -> Result<PathBuf, GradeError> {
+        let path = std::path::absolute(path).map_err(|source| GradeError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(path.canonicalize().unwrap_or(path))
+    };
+    let request = GradeRequest {
         crate_dir: absolute(&request.crate_dir)?,
-        work_dir: absolute(&request.work_dir)?,
-        target_dir: absolute(&request.target_dir)?,
+        pristine: absolute(&request.pristine)?,
+        work_dir: real(&request.work_dir)?,
+        target_dir: real(&request.target_dir)?,
         lockfile: request.lockfile.as_ref().map(absolute).transpose()?,
         ..request.clone()
     };
@@ -110,177 +227,506 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             return Err(GradeError::NoSuchCase(name.clone()));
         }
     }
-    let wanted = |case: &&Case| request.only.is_empty() || request.only.contains(&case.name());
-    let compile_fail: Vec<&Case> = manifest
-        .cases
-        .iter()
-        .filter(|case| case.expect == Expect::CompileFail)
-        .filter(wanted)
-        .collect();
-    let behaviour: Vec<&Case> = manifest
-        .cases
-        .iter()
-        .filter(|case| case.expect == Expect::Pass)
-        .filter(wanted)
-        .collect();
-    let surface_cases: Vec<&Case> = manifest
-        .cases
-        .iter()
-        .filter(|case| case.expect == Expect::Surface)
-        .filter(wanted)
-        .collect();
+    let of = |expect: Expect| -> Vec<Case> {
+        manifest
+            .cases
+            .iter()
+            .filter(|case| case.expect == expect)
+            .filter(|case| request.only.is_empty() || request.only.contains(&case.name()))
+            .cloned()
+            .collect()
+    };
+    let compile_fail = of(Expect::CompileFail);
+    let behaviour = of(Expect::Pass);
+    let surface = of(Expect::Surface);
     let mut expectations = BTreeMap::new();
     for case in &compile_fail {
         expectations.insert(case.name(), case.expectations(&manifest)?);
     }
-    std::fs::create_dir_all(&request.work_dir).map_err(|source| GradeError::Io {
-        path: request.work_dir.clone(),
-        source,
-    })?;
-    let toolchain = Toolchain::find(&request.crate_dir, request.toolchain.as_deref())
+    let toolchain = Toolchain::find(&request.pristine, request.toolchain.as_deref())
         .map_err(GradeError::Toolchain)?;
-    let isolation = Isolation::detect();
-    let show = |text: &str| show_paths(text, &request.show_paths);
+    Ok(Plan {
+        request,
+        manifest,
+        compile_fail,
+        behaviour,
+        surface,
+        expectations,
+        toolchain,
+    })
+}
+
+/// The phases, in order.
+fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
+    let trusted = crate::trusted::prepare(
+        &TrustedSpec {
+            pristine: &plan.request.pristine,
+            root: &plan.request.target_dir,
+            lockfile: plan.request.lockfile.as_deref(),
+            behaviour: plan.behaviour.iter().collect(),
+            compile_fail: plan.compile_fail.iter().collect(),
+            build: plan.request.freshness == Freshness::PerGrade,
+        },
+        &plan.toolchain,
+        confiner,
+        plan.request.limits.build(),
+    )?;
     let mut found: BTreeMap<String, CaseOutcome> = BTreeMap::new();
-
-    // The learner's macros, when the exercise has macro crates: recorded in
-    // a confined build, replayed in the trusted one.
-    let macros = LearnerMacros::prepare(&request.crate_dir, &request.work_dir)?;
-    let trusted_crate = macros
-        .as_ref()
-        .map_or(request.crate_dir.clone(), |macros| macros.replaying.clone());
-
-    // Behaviour cases still in the observing program: one that does not
-    // compile against the crate is taken out (and not run), so the others
-    // still run.
-    let mut observable: Vec<&Case> = behaviour.clone();
-    let mut observing_build: Option<(BuildRun, Project)> = None;
-    if let Some(macros) = &macros {
-        let mut fetched_once = false;
-        loop {
-            let project = write_project(
-                &ProjectSpec {
-                    manifest: &manifest,
-                    crate_dir: &macros.recording,
-                    compile_fail: compile_fail.clone(),
-                    behaviour: observable.clone(),
-                    observe: true,
-                    judge: false,
-                    lockfile: request.lockfile.as_deref(),
-                },
-                &request.work_dir.join("recording-build"),
-            )?;
-            if !fetched_once {
-                let fetched = fetch(&project.root, &toolchain, request.limits.build())
-                    .map_err(GradeError::Toolchain)?;
-                if !matches!(fetched.ending, Ending::Exited(status) if status.success()) {
-                    return Err(GradeError::Toolchain(std::io::Error::other(format!(
-                        "cannot fetch the dependencies: {}",
-                        tail(&fetched.stderr, 10)
-                    ))));
-                }
-                fetched_once = true;
-            }
-            macros.clear_recordings()?;
-            let mut read_only = project.path_dependencies.clone();
-            read_only.push(manifest.dir.clone());
-            let confinement = Confinement {
-                read_only,
-                writable: vec![macros.recordings.clone()],
-            };
-            let run = build(&BuildSpec {
-                workspace: &project.root,
-                packages: vec![&project.cases_package],
-                target_dir: &request.work_dir.join("recording-target"),
-                toolchain: &toolchain,
-                bounds: request.limits.build(),
-                confined: Some((&isolation, confinement)),
-            })
-            .map_err(GradeError::Toolchain)?;
-            let errors: Vec<String> = run
-                .errors_under(&macros.recording)
-                .filter_map(|diagnostic| diagnostic.rendered.clone())
-                .map(|text| show(&text))
-                .collect();
-            if !errors.is_empty()
-                || run.stopped_because().is_some()
-                || !run.built(&macros.recording.join("src/lib.rs"))
-            {
-                return Ok(not_compiling(manifest, &run, errors, &show));
-            }
-            let again = drop_uncompiled(
-                &run,
-                &project,
-                &manifest,
-                &mut observable,
-                &mut found,
-                &show,
-            );
-            if !again {
-                macros.install_recordings()?;
-                observing_build = Some((run, project));
-                break;
-            }
-        }
+    let recorded = record_macros(plan, &trusted, confiner, &mut found)?;
+    let decided = build(plan, &trusted, confiner, &recorded, &mut found)?;
+    decide_compile_fail(plan, &decided, &mut found);
+    let observe_exe = match &recorded.observe {
+        Some(observe) => Some(observe.clone()),
+        None => decided.observe.clone(),
+    };
+    if !decided.observable.is_empty() {
+        let judge_exe = match &trusted.judge {
+            Some(path) => std::fs::read(path).ok(),
+            None => decided.judge.clone(),
+        };
+        behave(
+            plan,
+            confiner,
+            &decided,
+            observe_exe.as_deref(),
+            judge_exe.as_deref(),
+            &mut found,
+        )?;
     }
+    let surface_items = surface_phase(plan, &decided, &mut found);
+    let outcomes = plan
+        .manifest
+        .cases
+        .iter()
+        .filter(|case| plan.request.only.is_empty() || plan.request.only.contains(&case.name()))
+        .map(|case| {
+            let outcome = found.remove(&case.name()).unwrap_or_else(|| {
+                CaseOutcome::new(
+                    Status::NotRun("the grader has no runner for this case".to_owned()),
+                    String::new(),
+                )
+            });
+            (case.clone(), outcome)
+        })
+        .collect();
+    Ok(Grade {
+        manifest: plan.manifest.clone(),
+        outcomes,
+        crate_errors: None,
+        surface: surface_items,
+    })
+}
 
-    // The trusted build: the crate under test (with replayed macros), the
-    // compile-fail cases, the judge, and the observing program unless the
-    // confined build made it.
-    let (run, project) = loop {
+/// What the recording phase leaves for the next ones.
+struct Recorded {
+    /// The learner's macro crates, recorded, when the exercise has any.
+    macros: Option<LearnerMacros>,
+    /// The digest of the installed recordings.
+    digest: Option<String>,
+    /// The observing program, built where the learner's macros ran.
+    observe: Option<Vec<u8>>,
+    /// The behaviour cases that compile against the crate.
+    observable: Vec<Case>,
+}
+
+/// The files every build of the crate may read: the crate, the course's
+/// path dependencies, the workspace and the exercise's cases.
+fn reads_of(plan: &Plan, project: &Project) -> Vec<PathBuf> {
+    let mut reads = project.path_dependencies.clone();
+    reads.push(project.root.clone());
+    reads.push(plan.manifest.dir.clone());
+    reads.sort();
+    reads.dedup();
+    reads
+}
+
+/// Record the learner's macros: when the exercise has macro crates, build
+/// a copy of the crate whose macros record what they produce, confined,
+/// with the cases and the observing program (which needs the macros). The
+/// recordings come back as data and are installed, by digest, where no
+/// learner process can write.
+fn record_macros(
+    plan: &Plan,
+    trusted: &Trusted,
+    confiner: &Confiner,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<Recorded, Ended> {
+    let work = &plan.request.work_dir;
+    let Some(macros) = LearnerMacros::prepare(&plan.request.crate_dir, work)? else {
+        return Ok(Recorded {
+            macros: None,
+            digest: None,
+            observe: None,
+            observable: plan.behaviour.clone(),
+        });
+    };
+    let mut observable = plan.behaviour.clone();
+    loop {
         let project = write_project(
             &ProjectSpec {
-                manifest: &manifest,
-                crate_dir: &trusted_crate,
-                compile_fail: compile_fail.clone(),
-                behaviour: observable.clone(),
-                observe: macros.is_none(),
-                judge: true,
-                lockfile: request.lockfile.as_deref(),
+                manifest: &plan.manifest,
+                crate_dir: &macros.recording,
+                compile_fail: plan.compile_fail.iter().collect(),
+                behaviour: observable.iter().collect(),
+                observe: true,
+                judge: false,
+                lockfile: Some(&trusted.lockfile),
             },
-            &request.work_dir.join("build"),
+            &work.join("recording-build"),
         )?;
-        let mut packages = vec![project.cases_package.as_str()];
-        if project.judge_source.is_some() {
-            packages.push(project.judge_package.as_str());
-        }
-        let run = build(&BuildSpec {
-            workspace: &project.root,
-            packages,
-            target_dir: &request.target_dir,
-            toolchain: &toolchain,
-            bounds: request.limits.build(),
-            confined: None,
-        })
-        .map_err(GradeError::Toolchain)?;
+        let target = plan.target(
+            "recording-target",
+            trusted.caches.as_ref().map(|caches| caches.build.as_path()),
+            &work.join("recording-target"),
+        );
+        let target_path = target.path().to_path_buf();
+        let observe_path = project.observe_executable(&target_path);
+        let job = Job {
+            what: "the build that records your macros".into(),
+            trust: Trust::Learner,
+            reads: reads_of(plan, &project),
+            writes: vec![
+                target,
+                Writable::Fresh {
+                    path: macros.recordings.clone(),
+                    seed: None,
+                    bytes: 64 << 20,
+                },
+            ],
+            steps: vec![cargo_step(
+                confiner,
+                "build",
+                &project.root,
+                &target_path,
+                &[
+                    "build",
+                    "--keep-going",
+                    "--message-format=json",
+                    "--bins",
+                    "--package",
+                    &project.cases_package,
+                ],
+                &[],
+                false,
+                plan.request.limits.build_time,
+            )],
+            collect: vec![
+                Collect::Suffix(macros.recordings.clone(), ".rec"),
+                Collect::Suffix(target_path.join("debug/deps"), ".d"),
+            ]
+            .into_iter()
+            .chain(observe_path.clone().map(Collect::File))
+            .collect(),
+            tmp_bytes: plan.request.limits.build_tmp_bytes,
+            bounds: plan.build_bounds(1),
+        };
+        let output = confiner.run(&job)?;
+        let run = job_build(&output, "build");
         let errors: Vec<String> = run
-            .errors_under(&trusted_crate)
+            .errors_under(&macros.recording)
             .filter_map(|diagnostic| diagnostic.rendered.clone())
-            .map(|text| show(&text))
+            .map(|text| plan.show(&text))
+            .collect();
+        if !errors.is_empty()
+            || run.stopped_because().is_some()
+            || !run.built(&macros.recording.join("src/lib.rs"))
+        {
+            return Err(Ended::Graded(not_compiling(plan, &run, errors)));
+        }
+        if drop_uncompiled(plan, &run, &project, &mut observable, found) {
+            continue;
+        }
+        let digest = macros.install_recordings(output.files_under(&macros.recordings))?;
+        let observe = observe_path.and_then(|path| output.files.get(&path).cloned());
+        return Ok(Recorded {
+            macros: Some(macros),
+            digest: Some(digest),
+            observe,
+            observable,
+        });
+    }
+}
+
+/// What the deciding build leaves for the next phases.
+struct Decided {
+    run: BuildRun,
+    project: Project,
+    /// The observing program, when this build made it (no learner macros).
+    observe: Option<Vec<u8>>,
+    /// The judge, when this build made it (the learner's tool).
+    judge: Option<Vec<u8>>,
+    /// rustdoc's JSON of the crate, or why there is none.
+    doc_json: Result<Vec<u8>, (String, String)>,
+    /// The behaviour cases that compile against the crate.
+    observable: Vec<Case>,
+}
+
+/// The build that decides: the crate under test (its macros replayed, so
+/// that no learner code runs), its compile-fail cases, the observing
+/// program unless the recording build made it, the expansion and rustdoc's
+/// JSON of the crate. A crate that reads a file outside what it may read,
+/// or holds a way to run code no case called, is refused here.
+fn build(
+    plan: &Plan,
+    trusted: &Trusted,
+    confiner: &Confiner,
+    recorded: &Recorded,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<Decided, Ended> {
+    let work = &plan.request.work_dir;
+    let crate_dir = recorded
+        .macros
+        .as_ref()
+        .map_or(plan.request.crate_dir.clone(), |macros| {
+            macros.replaying.clone()
+        });
+    let mut observable = recorded.observable.clone();
+    loop {
+        let observe_here = recorded.macros.is_none();
+        let judge_here = trusted.judge.is_none() && !observable.is_empty();
+        let project = write_project(
+            &ProjectSpec {
+                manifest: &plan.manifest,
+                crate_dir: &crate_dir,
+                compile_fail: plan.compile_fail.iter().collect(),
+                behaviour: observable.iter().collect(),
+                observe: observe_here,
+                judge: judge_here,
+                lockfile: Some(&trusted.lockfile),
+            },
+            &work.join("build"),
+        )?;
+        if let (Some(macros), Some(digest)) = (&recorded.macros, &recorded.digest) {
+            macros.check_recordings(digest)?;
+        }
+        let caches = trusted.caches.as_ref();
+        let target = plan.target(
+            "target",
+            caches.map(|caches| caches.build.as_path()),
+            &plan.request.target_dir.join("kept-build"),
+        );
+        let doc_target = plan.target(
+            "doc-target",
+            caches.map(|caches| caches.doc.as_path()),
+            &work.join("doc-target"),
+        );
+        let target_path = target.path().to_path_buf();
+        let doc_path = doc_target.path().to_path_buf();
+        let time = plan.request.limits.build_time;
+        let mut packages = vec!["--package", project.cases_package.as_str()];
+        if judge_here {
+            packages.extend(["--package", project.judge_package.as_str()]);
+        }
+        let mut build_args = vec!["build", "--keep-going", "--message-format=json", "--bins"];
+        build_args.extend(packages);
+        let crate_package = project.crate_package.as_str();
+        let mut steps = vec![
+            cargo_step(
+                confiner,
+                "build",
+                &project.root,
+                &target_path,
+                &build_args,
+                &[],
+                false,
+                time,
+            ),
+            cargo_step(
+                confiner,
+                "expand",
+                &project.root,
+                &doc_path,
+                &["rustc", "--lib", "--package", crate_package],
+                &["-Zunpretty=expanded"],
+                true,
+                time,
+            ),
+        ];
+        if !plan.surface.is_empty() {
+            steps.push(cargo_step(
+                confiner,
+                "doc",
+                &project.root,
+                &doc_path,
+                &["rustdoc", "--lib", "--package", crate_package],
+                &[
+                    "-Zunstable-options",
+                    "--output-format",
+                    "json",
+                    "--document-private-items",
+                ],
+                true,
+                time,
+            ));
+        }
+        let doc_file = doc_path
+            .join("doc")
+            .join(format!("{}.json", crate_package.replace('-', "_")));
+        let mut collect = vec![
+            Collect::Suffix(target_path.join("debug/deps"), ".d"),
+            Collect::Suffix(doc_path.join("debug/deps"), ".d"),
+            Collect::File(doc_file.clone()),
+        ];
+        let observe_path = project.observe_executable(&target_path);
+        let judge_path = project.judge_executable(&target_path);
+        collect.extend(observe_path.clone().map(Collect::File));
+        collect.extend(judge_path.clone().map(Collect::File));
+        let step_count = u32::try_from(steps.len()).unwrap_or(3);
+        let job = Job {
+            what: "the build that decides".into(),
+            trust: Trust::Learner,
+            reads: reads_of(plan, &project),
+            writes: vec![target, doc_target],
+            steps,
+            collect,
+            tmp_bytes: plan.request.limits.build_tmp_bytes,
+            bounds: plan.build_bounds(step_count),
+        };
+        let output = confiner.run(&job)?;
+        let run = job_build(&output, "build");
+        let errors: Vec<String> = run
+            .errors_under(&crate_dir)
+            .filter_map(|diagnostic| diagnostic.rendered.clone())
+            .map(|text| plan.show(&text))
             .collect();
         // Every case needs the crate built: not when it has errors, when
         // cargo refuses it (a missing `src/lib.rs`), or when a limit stopped
         // its build (a compiler that hangs on it).
-        if !errors.is_empty() || !run.built(&trusted_crate.join("src/lib.rs")) {
-            return Ok(not_compiling(manifest, &run, errors, &show));
+        if !errors.is_empty() || !run.built(&crate_dir.join("src/lib.rs")) {
+            return Err(Ended::Graded(not_compiling(plan, &run, errors)));
         }
-        if macros.is_some()
-            || !drop_uncompiled(
-                &run,
-                &project,
-                &manifest,
-                &mut observable,
-                &mut found,
-                &show,
-            )
-        {
-            break (run, project);
+        if observe_here && drop_uncompiled(plan, &run, &project, &mut observable, found) {
+            continue;
         }
-    };
+        refuse_reads(plan, &job, &output, &project, confiner)?;
+        refuse_before_main(plan, &output)?;
+        let doc_json = match output.files.get(&doc_file) {
+            Some(json) => Ok(json.clone()),
+            None => {
+                let doc = output.step("doc");
+                Err((
+                    doc.stopped_because()
+                        .unwrap_or_else(|| "rustdoc did not write it".to_owned()),
+                    plan.show(&tail(&doc.stderr, 20)),
+                ))
+            }
+        };
+        return Ok(Decided {
+            observe: observe_path.and_then(|path| output.files.get(&path).cloned()),
+            judge: judge_path.and_then(|path| output.files.get(&path).cloned()),
+            run,
+            project,
+            doc_json,
+            observable,
+        });
+    }
+}
 
-    // Compile-fail cases.
-    for case in project.compile_fail.values() {
-        let case_file = manifest.case_path(case);
+/// A job's build step, read as a build, with the job's own stop when a
+/// limit ended the job as a whole.
+fn job_build(output: &JobOutput, step: &str) -> BuildRun {
+    let mut run = BuildRun::from_step(&output.step(step));
+    if let Some(why) = output.stopped_because() {
+        run.stopped = Some(why);
+    }
+    if let Some(why) = &output.unreadable {
+        run.stopped.get_or_insert_with(|| why.clone());
+    }
+    run
+}
+
+/// Fails the exercise when the compiler read a file outside what the
+/// deciding build may read, naming each file.
+fn refuse_reads(
+    plan: &Plan,
+    job: &Job,
+    output: &JobOutput,
+    project: &Project,
+    confiner: &Confiner,
+) -> Result<(), Ended> {
+    let mut allowed: Vec<PathBuf> = job.reads.clone();
+    allowed.extend(
+        job.writes
+            .iter()
+            .map(|writable| writable.path().to_path_buf()),
+    );
+    allowed.extend(confiner.readable_roots());
+    let dep_infos = output
+        .files
+        .iter()
+        .filter(|(path, _)| path.extension().is_some_and(|extension| extension == "d"))
+        .map(|(_, content)| content.as_slice());
+    let outside = depinfo::outside(dep_infos, &project.root, &allowed);
+    if outside.is_empty() {
+        return Ok(());
+    }
+    let files: Vec<String> = outside
+        .iter()
+        .map(|path| plan.show(&path.display().to_string()))
+        .collect();
+    Err(Ended::Graded(refused(
+        plan,
+        format!(
+            "your crate reads files outside the exercise: {}",
+            files.join(", ")
+        ),
+        format!(
+            "The compiler read these files while compiling your crate, through `#[path]`, `include!`, `include_str!` or `include_bytes!`:\n{}\n\nAn exercise is graded on its own files alone.",
+            files
+                .iter()
+                .map(|file| format!("  {file}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    )))
+}
+
+/// Fails the exercise when its expansion holds a way to run code that no
+/// case called (see `before_main`), naming each item.
+fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
+    let expand = output.step("expand");
+    let found = if expand.succeeded() {
+        before_main::refused(&String::from_utf8_lossy(&expand.stdout))
+    } else {
+        Err(format!(
+            "the crate's expansion could not be made{}",
+            expand
+                .stopped_because()
+                .map(|why| format!(" ({why})"))
+                .unwrap_or_default()
+        ))
+    };
+    match found {
+        Ok(items) if items.is_empty() => Ok(()),
+        Ok(items) => Err(Ended::Graded(refused(
+            plan,
+            format!(
+                "your crate holds code that would run without a case calling it: {}",
+                items.join(", ")
+            ),
+            format!(
+                "These items run code before `main`, replace a symbol of the program or leave the compiler's checks:\n{}\n\nThe grader runs your code only through the exercise's API: remove them.",
+                items
+                    .iter()
+                    .map(|item| format!("  {item}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
+        ))),
+        Err(why) => Err(Ended::Graded(refused(
+            plan,
+            format!("the grader could not check your crate: {why}"),
+            plan.show(&tail(&expand.stderr, 20)),
+        ))),
+    }
+}
+
+/// Decide the compile-fail cases from the deciding build's diagnostics.
+fn decide_compile_fail(plan: &Plan, decided: &Decided, found: &mut BTreeMap<String, CaseOutcome>) {
+    let run = &decided.run;
+    let show = |text: &str| plan.show(text);
+    for case in decided.project.compile_fail.values() {
+        let case_file = plan.manifest.case_path(case);
         let diagnostics: Vec<_> = run.diagnostics(&case_file).collect();
         let compiled = run.built(&case_file);
         let outcome = if !compiled && diagnostics.iter().all(|d| !is_error(d)) {
@@ -296,117 +742,94 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
             }
         } else {
             verdict(
-                &expectations[&case.name()],
+                &plan.expectations[&case.name()],
                 &diagnostics,
                 compiled,
                 &case_file,
-                &project.root,
+                &decided.project.root,
                 &show,
             )
         };
         found.insert(case.name(), outcome);
     }
+}
 
-    // Behaviour cases.
-    let observable: Vec<Case> = observable.into_iter().cloned().collect();
-    if !observable.is_empty() {
-        let (observe_run, observe_project) = match &observing_build {
-            Some((run, project)) => (run, project),
-            None => (&run, &project),
+/// Observe, then judge: every behaviour case that compiles against the
+/// crate runs confined, and the judge (confined too) decides.
+fn behave(
+    plan: &Plan,
+    confiner: &Confiner,
+    decided: &Decided,
+    observe: Option<&[u8]>,
+    judge: Option<&[u8]>,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<(), Ended> {
+    let (Some(observe), Some(judge)) = (observe, judge) else {
+        let run = &decided.run;
+        let (status, details) = match run.stopped_because() {
+            Some(why) => (
+                Status::Stopped(format!("the build was {why}")),
+                tail(&run.stderr, 20),
+            ),
+            None if observe.is_none() => (
+                Status::NotRun("the behaviour cases could not be built".to_owned()),
+                plan.show(&tail(&run.stderr, 20)),
+            ),
+            None => (
+                Status::Stopped(
+                    "the judge did not build (a problem of the course, not of your code)"
+                        .to_owned(),
+                ),
+                tail(&run.stderr, 20),
+            ),
         };
-        let observe_exe = observe_project
-            .observe_source
-            .as_ref()
-            .and_then(|source| observe_run.executable(source));
-        let judge_exe = project
-            .judge_source
-            .as_ref()
-            .and_then(|source| run.executable(source));
-        match (observe_exe, judge_exe) {
-            (Some(observe), Some(judge)) => {
-                let outcomes = run_behaviour(
-                    &BehaviourRun {
-                        observe: &observe,
-                        judge: &judge,
-                        scratch: &request.work_dir.join("run"),
-                        workdir: &request.crate_dir,
-                        seed: request.seed.unwrap_or_else(random_seed),
-                        bounds: request.limits.case(),
-                        isolation: &isolation,
-                        workers: std::thread::available_parallelism().map_or(1, usize::from),
-                        show: &show,
-                    },
-                    &observable,
-                );
-                for (case, outcome) in observable.iter().zip(outcomes) {
-                    found.insert(case.name(), outcome);
-                }
-            }
-            (observe, _) => {
-                let build = if observe.is_none() { observe_run } else { &run };
-                let (status, details) = match build.stopped_because() {
-                    Some(why) => (
-                        Status::Stopped(format!("the build was {why}")),
-                        tail(&build.stderr, 20),
-                    ),
-                    None if observe.is_none() => (
-                        Status::NotRun("the behaviour cases could not be built".to_owned()),
-                        show(&tail(&build.stderr, 20)),
-                    ),
-                    None => (
-                        Status::Stopped(
-                            "the judge did not build (a problem of the course, not of your code)"
-                                .to_owned(),
-                        ),
-                        tail(&build.stderr, 20),
-                    ),
-                };
-                for case in &observable {
-                    found.insert(
-                        case.name(),
-                        CaseOutcome::new(status.clone(), details.clone()),
-                    );
-                }
-            }
+        for case in &decided.observable {
+            found.insert(
+                case.name(),
+                CaseOutcome::new(status.clone(), details.clone()),
+            );
         }
+        return Ok(());
+    };
+    let observe: Installed = confiner.install(observe)?;
+    let judge: Installed = confiner.install(judge)?;
+    let show = |text: &str| plan.show(text);
+    let run = BehaviourRun {
+        observe: &observe,
+        judge: &judge,
+        confiner,
+        seed: plan.request.seed.unwrap_or_else(random_seed),
+        bounds: plan.request.limits.case(),
+        tmp_bytes: plan.request.limits.run_tmp_bytes,
+        workers: std::thread::available_parallelism().map_or(1, usize::from),
+        show: &show,
+    };
+    let observations = observe_all(&run, &decided.observable);
+    for (case, outcome) in judge_all(&run, observations) {
+        found.insert(case.name(), outcome);
     }
+    Ok(())
+}
 
-    // The public surface.
-    let mut surface_items = None;
-    if !surface_cases.is_empty() {
-        let (outcome, items) = surface::check(
-            &manifest,
-            &trusted_crate,
-            &toolchain,
-            &request.work_dir,
-            request.limits.build(),
-        );
-        surface_items = items;
-        for case in &surface_cases {
-            found.insert(case.name(), outcome.clone());
-        }
+/// The public surface, from rustdoc's JSON of the deciding build.
+fn surface_phase(
+    plan: &Plan,
+    decided: &Decided,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Option<BTreeSet<String>> {
+    if plan.surface.is_empty() {
+        return None;
     }
-
-    let outcomes = manifest
-        .cases
-        .iter()
-        .filter(|case| request.only.is_empty() || request.only.contains(&case.name()))
-        .map(|case| {
-            let outcome = found.remove(&case.name()).unwrap_or_else(|| {
-                CaseOutcome::new(
-                    Status::NotRun("the grader has no runner for this case".to_owned()),
-                    String::new(),
-                )
-            });
-            (case.clone(), outcome)
-        })
-        .collect();
-    Ok(Grade {
-        manifest,
-        outcomes,
-        crate_errors: None,
-        surface: surface_items,
-    })
+    let json = decided
+        .doc_json
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone);
+    let (outcome, items) = surface::check(&plan.manifest, json);
+    for case in &plan.surface {
+        found.insert(case.name(), outcome.clone());
+    }
+    items
 }
 
 /// When the observing program of `project` did not compile: takes the
@@ -416,12 +839,11 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
 /// the program compiled, or no case is left, or the errors are not in any
 /// one case's file (then every remaining case is not run).
 fn drop_uncompiled(
+    plan: &Plan,
     run: &BuildRun,
     project: &Project,
-    manifest: &Manifest,
-    observable: &mut Vec<&Case>,
+    observable: &mut Vec<Case>,
     found: &mut BTreeMap<String, CaseOutcome>,
-    show: &dyn Fn(&str) -> String,
 ) -> bool {
     let Some(source) = &project.observe_source else {
         return false;
@@ -429,11 +851,16 @@ fn drop_uncompiled(
     if observable.is_empty() || run.built(source) || run.stopped_because().is_some() {
         return false;
     }
+    let manifest = &plan.manifest;
     let errors: Vec<_> = run.diagnostics(source).filter(|d| is_error(d)).collect();
     let mut broken: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut unplaced = Vec::new();
     for error in &errors {
-        let rendered = error.rendered.as_deref().map(show).unwrap_or_default();
+        let rendered = error
+            .rendered
+            .as_deref()
+            .map(|text| plan.show(text))
+            .unwrap_or_default();
         let owner = observable.iter().find(|case| {
             ReportedError::read(error, &manifest.case_path(case), &project.root)
                 .line
@@ -446,12 +873,12 @@ fn drop_uncompiled(
     }
     if broken.is_empty() || !unplaced.is_empty() {
         let details = if errors.is_empty() {
-            show(&tail(&run.stderr, 20))
+            plan.show(&tail(&run.stderr, 20))
         } else {
             errors
                 .iter()
                 .filter_map(|error| error.rendered.as_deref())
-                .map(show)
+                .map(|text| plan.show(text))
                 .collect::<Vec<_>>()
                 .join("\n")
         };
@@ -486,31 +913,38 @@ fn drop_uncompiled(
 }
 
 /// The grade of a crate that does not compile: every case not run.
-fn not_compiling(
-    manifest: Manifest,
-    run: &BuildRun,
-    errors: Vec<String>,
-    show: &dyn Fn(&str) -> String,
-) -> Grade {
+fn not_compiling(plan: &Plan, run: &BuildRun, errors: Vec<String>) -> Grade {
     let (status, details) = match run.stopped_because() {
         Some(why) if errors.is_empty() => (
             Status::Stopped(format!(
                 "building your crate was {why}: the crate does not compile in time"
             )),
-            show(&tail(&run.stderr, 20)),
+            plan.show(&tail(&run.stderr, 20)),
         ),
         _ if errors.is_empty() => (
             Status::NotRun("your crate does not build (see the details)".to_owned()),
-            show(&tail(&run.stderr, 20)),
+            plan.show(&tail(&run.stderr, 20)),
         ),
         _ => (
             Status::NotRun("your crate does not compile (see its errors)".to_owned()),
             errors.join("\n"),
         ),
     };
-    let outcomes = manifest
+    every_case(plan, &status, details)
+}
+
+/// The grade of a crate refused before any of its code ran: every case
+/// failed, with the reason.
+fn refused(plan: &Plan, reason: String, details: String) -> Grade {
+    every_case(plan, &Status::Failed(reason), details)
+}
+
+fn every_case(plan: &Plan, status: &Status, details: String) -> Grade {
+    let outcomes = plan
+        .manifest
         .cases
         .iter()
+        .filter(|case| plan.request.only.is_empty() || plan.request.only.contains(&case.name()))
         .map(|case| {
             (
                 case.clone(),
@@ -519,7 +953,7 @@ fn not_compiling(
         })
         .collect();
     Grade {
-        manifest,
+        manifest: plan.manifest.clone(),
         outcomes,
         crate_errors: Some(details),
         surface: None,

@@ -17,11 +17,14 @@
 //! ([`limits`]), and builds that share a target directory wait for each
 //! other outside their time limits ([`build`]).
 
+pub mod api;
+pub mod before_main;
 pub mod behaviour;
 pub mod build;
 pub mod compile_fail;
+pub mod confine;
+pub mod depinfo;
 mod grade;
-pub mod isolation;
 pub mod limits;
 pub mod macros;
 mod outcome;
@@ -29,9 +32,10 @@ mod parallel;
 pub mod project;
 pub mod surface;
 pub mod toolchain;
+pub mod trusted;
 
+pub use confine::{Freshness, Isolation};
 pub use grade::{GradeError, GradeRequest, grade};
-pub use isolation::Isolation;
 pub use limits::Limits;
 pub use outcome::{CaseOutcome, Grade, Status};
 pub use parallel::in_parallel;

@@ -36,6 +36,13 @@ pub struct Limits {
     /// How much memory (address space) each process of a build or a run
     /// may take.
     pub memory_bytes: u64,
+    /// How much a build may write into its target folders (a fresh tmpfs
+    /// each, for the grader).
+    pub build_bytes: u64,
+    /// The size of a build's `/tmp`.
+    pub build_tmp_bytes: u64,
+    /// The size of the `/tmp` of a behaviour case's run (and of the judge).
+    pub run_tmp_bytes: u64,
 }
 
 impl Limits {
@@ -50,6 +57,13 @@ impl Limits {
     /// Four times what a build of the course needs (rustc stays under
     /// 1 GiB of address space on these exercises).
     pub const DEFAULT_MEMORY_BYTES: u64 = 4 << 30;
+    /// Eight times what the largest exercise's build writes (its copied
+    /// dependency cache and its programs, under 250 MiB).
+    pub const DEFAULT_BUILD_BYTES: u64 = 2 << 30;
+    /// rustc and the linker keep little in `/tmp`.
+    pub const DEFAULT_BUILD_TMP_BYTES: u64 = 512 << 20;
+    /// No case writes to `/tmp`; a little room for what std may.
+    pub const DEFAULT_RUN_TMP_BYTES: u64 = 64 << 20;
 
     /// The bounds of one build: the memory limit, but never less than
     /// the default (a build's memory is the compiler's, not the learner's
@@ -90,6 +104,9 @@ impl Default for Limits {
             case_time: Self::DEFAULT_CASE_TIME,
             output_bytes: Self::DEFAULT_OUTPUT_BYTES,
             memory_bytes: Self::DEFAULT_MEMORY_BYTES,
+            build_bytes: Self::DEFAULT_BUILD_BYTES,
+            build_tmp_bytes: Self::DEFAULT_BUILD_TMP_BYTES,
+            run_tmp_bytes: Self::DEFAULT_RUN_TMP_BYTES,
         }
     }
 }
@@ -150,10 +167,35 @@ fn seconds(duration: Duration) -> String {
 ///
 /// Returns an error only if the program cannot be started.
 pub fn run_bounded(
-    mut command: Command,
+    command: Command,
     bounds: Bounds,
     input: Option<Vec<u8>>,
 ) -> std::io::Result<Bounded> {
+    let run = run_bounded_bytes(command, bounds, input)?;
+    Ok(Bounded {
+        stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&run.stderr).into_owned(),
+        ending: run.ending,
+    })
+}
+
+/// What a bounded child printed, as bytes (an archive, say).
+#[derive(Debug, Clone)]
+pub struct BoundedBytes {
+    /// Its standard output, up to the cap.
+    pub stdout: Vec<u8>,
+    /// Its standard error, up to the cap.
+    pub stderr: Vec<u8>,
+    /// How it ended.
+    pub ending: Ending,
+}
+
+/// [`run_bounded`], keeping what the child printed as bytes.
+pub fn run_bounded_bytes(
+    mut command: Command,
+    bounds: Bounds,
+    input: Option<Vec<u8>>,
+) -> std::io::Result<BoundedBytes> {
     command
         .stdin(if input.is_some() {
             Stdio::piped()
@@ -223,7 +265,7 @@ pub fn run_bounded(
     if ADOPTING.load(Ordering::SeqCst) {
         sweep_orphans();
     }
-    Ok(Bounded {
+    Ok(BoundedBytes {
         stdout: stdout.finish(),
         stderr: stderr.finish(),
         ending,
@@ -366,15 +408,15 @@ fn capture(
 impl Capture {
     /// What was kept. Waits a moment for the reader to drain the pipe, but
     /// not forever: a process that escaped its group may hold it open.
-    fn finish(self) -> String {
+    fn finish(self) -> Vec<u8> {
         if let Some(done) = self.done {
             let deadline = Instant::now() + Duration::from_secs(2);
             while !done.is_finished() && Instant::now() < deadline {
                 thread::sleep(Duration::from_millis(5));
             }
         }
-        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        String::from_utf8_lossy(&kept).into_owned()
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::take(&mut *kept)
     }
 }
 

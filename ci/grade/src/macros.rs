@@ -34,7 +34,8 @@ pub struct LearnerMacros {
     pub recording: PathBuf,
     /// The copy whose macro crates replay the recordings.
     pub replaying: PathBuf,
-    /// Where the recording build writes the recordings.
+    /// Where the recording build writes the recordings (a fresh folder of
+    /// the recording job).
     pub recordings: PathBuf,
     /// The macro crates, relative to the crate.
     pub crates: Vec<PathBuf>,
@@ -126,7 +127,6 @@ impl LearnerMacros {
         };
         mirror(crate_dir, &recording, &rewritten_lib)?;
         mirror(crate_dir, &replaying, &generated_src)?;
-        std::fs::create_dir_all(&recordings).map_err(io(&recordings))?;
         let mut entry_points = BTreeMap::new();
         for krate in &macro_crates {
             let original = crate_dir.join(krate).join("src/lib.rs");
@@ -142,13 +142,16 @@ impl LearnerMacros {
                 Err(_) => (Vec::new(), text),
             };
             write_if_changed(&recording.join(krate).join("src/lib.rs"), &wrapped)?;
+            // The replaying crate's sources are the grader's: the table
+            // and its reader are written once the recordings are in.
             let replay_src = replaying.join(krate).join("src");
-            write_if_changed(&replay_src.join("lib.rs"), &replayer_source(&found))?;
             if let Ok(files) = std::fs::read_dir(&replay_src) {
                 for file in files.flatten() {
+                    let path = file.path();
                     let name = file.file_name();
-                    if name != "lib.rs" && name != "recordings.txt" {
-                        let path = file.path();
+                    let ours =
+                        name == "lib.rs" || name.to_string_lossy().starts_with("recordings-");
+                    if !ours || path.is_dir() {
                         let _ = if path.is_dir() {
                             std::fs::remove_dir_all(&path)
                         } else {
@@ -156,10 +159,6 @@ impl LearnerMacros {
                         };
                     }
                 }
-            }
-            let table = replay_src.join("recordings.txt");
-            if !table.exists() {
-                write_if_changed(&table, "")?;
             }
             entry_points.insert(krate.clone(), found);
         }
@@ -172,38 +171,34 @@ impl LearnerMacros {
         }))
     }
 
-    /// Empties the recordings, before the recording build.
-    pub fn clear_recordings(&self) -> Result<(), MacroError> {
-        if self.recordings.exists() {
-            std::fs::remove_dir_all(&self.recordings).map_err(io(&self.recordings))?;
-        }
-        std::fs::create_dir_all(&self.recordings).map_err(io(&self.recordings))
-    }
-
-    /// Gathers what the recording build wrote into each replaying macro
-    /// crate (`src/recordings.txt`, read by the replayer with
-    /// `include_str!`, so that cargo rebuilds what uses the macros when a
-    /// recording changes). Unreadable or oversized recordings are left
-    /// out: the replayer then reports the macro's output as missing.
-    pub fn install_recordings(&self) -> Result<(), MacroError> {
+    /// Gathers what the recording build wrote (the files it collected from
+    /// [`LearnerMacros::recordings`], read as data: only well-formed
+    /// records, at most [`RECORDINGS_CAP`] bytes in all) into one table,
+    /// named by its digest, in each replaying macro crate, where no
+    /// learner process can write. Returns the digest, which
+    /// [`LearnerMacros::check_recordings`] checks before the table is
+    /// replayed. A macro whose output is missing is then reported as such
+    /// by the replayer.
+    pub fn install_recordings<'a>(
+        &self,
+        files: impl Iterator<Item = (&'a PathBuf, &'a Vec<u8>)>,
+    ) -> Result<String, MacroError> {
         let mut entries: BTreeMap<String, String> = BTreeMap::new();
         let mut total = 0u64;
-        if let Ok(files) = std::fs::read_dir(&self.recordings) {
-            for file in files.flatten() {
-                let Ok(kind) = file.file_type() else { continue };
-                if !kind.is_file() {
-                    continue;
-                }
-                let size = file.metadata().map_or(u64::MAX, |meta| meta.len());
-                total = total.saturating_add(size);
-                if total > RECORDINGS_CAP {
-                    break;
-                }
-                if let Ok(text) = std::fs::read_to_string(file.path())
-                    && let Some((key, output)) = parse_recording(&text)
-                {
-                    entries.insert(key, output);
-                }
+        for (path, bytes) in files {
+            if path.parent() != Some(self.recordings.as_path())
+                || path.extension().is_none_or(|extension| extension != "rec")
+            {
+                continue;
+            }
+            total = total.saturating_add(bytes.len() as u64);
+            if total > RECORDINGS_CAP {
+                break;
+            }
+            if let Ok(text) = std::str::from_utf8(bytes)
+                && let Some((key, output)) = parse_recording(text)
+            {
+                entries.insert(key, output);
             }
         }
         let mut table = String::new();
@@ -211,14 +206,63 @@ impl LearnerMacros {
             write_field(&mut table, key);
             write_field(&mut table, output);
         }
+        let digest = digest_of(&table);
         for krate in &self.crates {
+            let src = self.replaying.join(krate).join("src");
             write_if_changed(
-                &self.replaying.join(krate).join("src/recordings.txt"),
-                &table,
+                &src.join("lib.rs"),
+                &replayer_source(&self.entry_points[krate], &digest),
             )?;
+            write_if_changed(&src.join(table_name(&digest)), &table)?;
+            // Older tables go.
+            if let Ok(files) = std::fs::read_dir(&src) {
+                for file in files.flatten() {
+                    let name = file.file_name();
+                    if name != "lib.rs" && name != table_name(&digest).as_str() {
+                        let _ = std::fs::remove_file(file.path());
+                    }
+                }
+            }
+        }
+        Ok(digest)
+    }
+
+    /// Whether every replaying crate's table is the one installed with
+    /// `digest`, byte for byte: checked right before the build that
+    /// replays it.
+    pub fn check_recordings(&self, digest: &str) -> Result<(), MacroError> {
+        for krate in &self.crates {
+            let path = self
+                .replaying
+                .join(krate)
+                .join("src")
+                .join(table_name(digest));
+            let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+            if digest_of(&text) != digest {
+                return Err(MacroError::Io {
+                    path,
+                    source: std::io::Error::other(
+                        "the recordings changed after they were installed",
+                    ),
+                });
+            }
         }
         Ok(())
     }
+}
+
+/// The digest (SHA-256, hex) of a table of recordings.
+fn digest_of(table: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(table.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The file name of the table with `digest`.
+fn table_name(digest: &str) -> String {
+    format!("recordings-{digest}.txt")
 }
 
 /// Writes `text` to `path` unless it holds exactly that already.
@@ -460,9 +504,10 @@ fn entry_attribute(entry: &EntryPoint) -> String {
 }
 
 /// The replaying macro crate: the same entry points, each returning what
-/// the recording build recorded for its input.
-fn replayer_source(found: &[EntryPoint]) -> String {
-    let mut out = String::from(REPLAYER);
+/// the recording build recorded for its input, from the table named by
+/// `digest`.
+fn replayer_source(found: &[EntryPoint], digest: &str) -> String {
+    let mut out = REPLAYER.replace("recordings.txt", &table_name(digest));
     for entry in found {
         let _ = writeln!(out, "{}", entry_attribute(entry));
         match entry.kind {

@@ -12,8 +12,10 @@ use crate::report::{ExerciseReport, ExerciseStatus, Ignored};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::time::Instant;
-use xsafe_grade::{Course, CourseExercise, GradeRequest, Limits, grade, in_parallel};
-use xsafe_sandbox::submission::{display, escape, ignored_in_exercise, is_real_dir};
+use xsafe_grade::{Course, CourseExercise, Freshness, GradeRequest, Limits, grade, in_parallel};
+use xsafe_sandbox::submission::{
+    self, display, escape, ignored_in_exercise, is_real_dir, within_budget,
+};
 use xsafe_sandbox::{SandboxSpec, build_sandbox};
 
 /// Where and how to grade.
@@ -31,6 +33,8 @@ pub struct Plan {
     pub target_dir: PathBuf,
     /// The limits of every build and run.
     pub limits: Limits,
+    /// How much of each exercise of the submission the grader takes on.
+    pub budget: submission::Budget,
     /// Exercises graded at once.
     pub jobs: usize,
     /// The rustup toolchain to grade with, if not the default.
@@ -108,6 +112,20 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
             started.elapsed(),
         );
     }
+    // Everything below grows with the submission's files: past the budget,
+    // the exercise is not graded, before any of it is read.
+    if let Err(why) = within_budget(&submitted, plan.budget) {
+        return ExerciseReport::ungraded(
+            manifest,
+            ExerciseStatus::Refused,
+            format!(
+                "the submission's exercises/{} is too large to grade: {why}",
+                exercise.name()
+            ),
+            Vec::new(),
+            started.elapsed(),
+        );
+    }
     let mut ignored: Vec<Ignored> =
         ignored_in_exercise(&exercise.dir, &submitted, &manifest.learner_files)
             .into_iter()
@@ -164,6 +182,8 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
     ignored.dedup();
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
+        pristine: exercise.dir.clone(),
+        freshness: Freshness::PerGrade,
         work_dir: plan.slot.join("work").join(exercise.name()),
         target_dir: plan.target_dir.clone(),
         lockfile: lockfile.is_file().then_some(lockfile),

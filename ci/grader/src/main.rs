@@ -127,6 +127,23 @@ struct Cli {
     #[arg(long, short = 'j', value_name = "N", default_value_t = 2)]
     jobs: usize,
 
+    #[command(flatten)]
+    limits: LimitArgs,
+
+    /// Exit with 1 unless every graded exercise has full marks (for
+    /// all-or-nothing autograders such as GitHub Classroom's).
+    #[arg(long)]
+    require_full_marks: bool,
+
+    /// Print the JSON schema of the report and exit.
+    #[arg(long)]
+    print_schema: bool,
+}
+
+/// The limits of a grade, each a flag: one place that reads them and one
+/// that forwards them to the per-submission graders of `--class`.
+#[derive(Debug, Clone, clap::Args)]
+struct LimitArgs {
     /// Seconds one build (or one step's compile-fail batch) may take.
     #[arg(long, value_name = "SECS", default_value_t = Limits::DEFAULT_BUILD_TIME.as_secs_f64())]
     build_time_limit: f64,
@@ -144,14 +161,64 @@ struct Cli {
     #[arg(long, value_name = "MIB", default_value_t = Limits::DEFAULT_MEMORY_BYTES >> 20)]
     memory_limit: u64,
 
-    /// Exit with 1 unless every graded exercise has full marks (for
-    /// all-or-nothing autograders such as GitHub Classroom's).
-    #[arg(long)]
-    require_full_marks: bool,
+    /// MiB a build may write into its target folders (a fresh tmpfs each,
+    /// under bubblewrap).
+    #[arg(long, value_name = "MIB", default_value_t = Limits::DEFAULT_BUILD_BYTES >> 20)]
+    build_disk_limit: u64,
 
-    /// Print the JSON schema of the report and exit.
-    #[arg(long)]
-    print_schema: bool,
+    /// MiB of `/tmp` a behaviour case (and the judge) may write.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::DEFAULT_RUN_TMP_BYTES >> 20)]
+    tmp_limit: u64,
+
+    /// Files and folders an exercise of the submission may hold; past it
+    /// the exercise is not graded.
+    #[arg(long, value_name = "N", default_value_t = submission::Budget::DEFAULT_ENTRIES)]
+    max_files: usize,
+
+    /// KiB an exercise of the submission may hold; past it the exercise is
+    /// not graded.
+    #[arg(long, value_name = "KIB", default_value_t = submission::Budget::DEFAULT_BYTES / 1024)]
+    max_exercise_size: u64,
+}
+
+impl LimitArgs {
+    /// The engine's limits.
+    fn limits(&self) -> Result<Limits, String> {
+        Ok(Limits {
+            build_time: seconds_arg(self.build_time_limit, "build-time-limit")?,
+            case_time: seconds_arg(self.case_time_limit, "case-time-limit")?,
+            output_bytes: self.output_limit.max(1).saturating_mul(1024),
+            memory_bytes: self.memory_limit.max(64).saturating_mul(1 << 20),
+            build_bytes: self.build_disk_limit.max(64).saturating_mul(1 << 20),
+            build_tmp_bytes: Limits::DEFAULT_BUILD_TMP_BYTES,
+            run_tmp_bytes: self.tmp_limit.max(1).saturating_mul(1 << 20),
+        })
+    }
+
+    /// How much of a submission the grader takes on.
+    fn budget(&self) -> submission::Budget {
+        submission::Budget {
+            entries: self.max_files,
+            bytes: self.max_exercise_size.saturating_mul(1024),
+        }
+    }
+
+    /// The same limits as flags, for another grader.
+    fn forward(&self) -> Vec<String> {
+        [
+            ("--build-time-limit", self.build_time_limit.to_string()),
+            ("--case-time-limit", self.case_time_limit.to_string()),
+            ("--output-limit", self.output_limit.to_string()),
+            ("--memory-limit", self.memory_limit.to_string()),
+            ("--build-disk-limit", self.build_disk_limit.to_string()),
+            ("--tmp-limit", self.tmp_limit.to_string()),
+            ("--max-files", self.max_files.to_string()),
+            ("--max-exercise-size", self.max_exercise_size.to_string()),
+        ]
+        .into_iter()
+        .flat_map(|(flag, value)| [flag.to_owned(), value])
+        .collect()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -339,15 +406,8 @@ fn run_class(cli: &Cli) -> Result<(), String> {
         format!("{seed:#x}"),
         "--jobs".into(),
         cli.jobs.to_string(),
-        "--build-time-limit".into(),
-        cli.build_time_limit.to_string(),
-        "--case-time-limit".into(),
-        cli.case_time_limit.to_string(),
-        "--output-limit".into(),
-        cli.output_limit.to_string(),
-        "--memory-limit".into(),
-        cli.memory_limit.to_string(),
     ];
+    shared.extend(cli.limits.forward());
     for name in &exercises {
         shared.extend(["--exercise".into(), name.clone()]);
     }
@@ -423,12 +483,7 @@ fn run_class(cli: &Cli) -> Result<(), String> {
 
 fn run(cli: &Cli) -> Result<Report, String> {
     let started = Instant::now();
-    let limits = Limits {
-        build_time: seconds_arg(cli.build_time_limit, "build-time-limit")?,
-        case_time: seconds_arg(cli.case_time_limit, "case-time-limit")?,
-        output_bytes: cli.output_limit.max(1).saturating_mul(1024),
-        memory_bytes: cli.memory_limit.max(64).saturating_mul(1 << 20),
-    };
+    let limits = cli.limits.limits()?;
     // Processes that a submission's code leaves behind are adopted and
     // killed as each run ends.
     xsafe_grade::limits::adopt_orphans();
@@ -509,6 +564,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         exercises_root,
         course: course.clone(),
         limits,
+        budget: cli.limits.budget(),
         jobs: cli.jobs,
         toolchain: cli.toolchain.clone(),
         seed: Some(seed),

@@ -185,6 +185,8 @@ pub fn grade_submission(
     }
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
+        pristine: exercise.starter.clone(),
+        freshness: xsafe_grade::Freshness::PerGrade,
         work_dir: proofs
             .join("work")
             .join(toolchain_label(toolchain))

@@ -112,6 +112,10 @@ pub enum ExerciseStatus {
     /// The grader could not grade it (the reason says why): every case
     /// scores 0.
     Error,
+    /// The submission's exercise is past what the grader takes on (too
+    /// many files, too many bytes; the reason says which): every case
+    /// scores 0.
+    Refused,
 }
 
 /// One exercise's grade.

@@ -74,6 +74,71 @@ pub enum SubmissionError {
     },
 }
 
+/// How much of a submission the grader takes on, per exercise: past
+/// either bound the exercise is not graded, and the report says which
+/// bound and why. The grader's own work (listing, comparing, copying)
+/// grows with a submission's files, so it is bounded by them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Entries (files, folders, links) under the exercise's folder.
+    pub entries: usize,
+    /// Bytes of the regular files under it.
+    pub bytes: u64,
+}
+
+impl Budget {
+    /// Twenty times the largest exercise's files (under 100 entries).
+    pub const DEFAULT_ENTRIES: usize = 2_000;
+    /// Sixteen times the largest exercise's bytes (under 1 MiB).
+    pub const DEFAULT_BYTES: u64 = 16 << 20;
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            entries: Self::DEFAULT_ENTRIES,
+            bytes: Self::DEFAULT_BYTES,
+        }
+    }
+}
+
+/// Whether the folder `dir` (an exercise of a submission) is within
+/// `budget`, counted without following a link and without reading a file;
+/// the walk stops at the first bound passed. `Err` says which, in words.
+pub fn within_budget(dir: &Path, budget: Budget) -> Result<(), String> {
+    let mut entries = 0usize;
+    let mut bytes = 0u64;
+    let walk = WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|entry| {
+            // Build output of the learner's own machine is not read.
+            !(entry.depth() == 1 && entry.file_name() == "target")
+        });
+    for entry in walk.flatten() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        entries += 1;
+        if entries > budget.entries {
+            return Err(format!(
+                "it holds more than {} files and folders, the grader's limit",
+                budget.entries
+            ));
+        }
+        if entry.file_type().is_file() {
+            bytes = bytes.saturating_add(entry.metadata().map_or(0, |meta| meta.len()));
+            if bytes > budget.bytes {
+                return Err(format!(
+                    "its files hold more than {} KiB, the grader's limit",
+                    budget.bytes / 1024
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A file of an exported revision is read up to this size; a larger one
 /// is reported as [`Change::TooLarge`] and left out.
 pub const LARGEST_FILE: u64 = 4 << 20;
@@ -418,6 +483,45 @@ pub fn ignored_outside(root: &Path, known: &[String]) -> Vec<Ignored> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder is within its budget up to the bounds and not past them,
+    /// counting entries and bytes, and the walk names the bound passed.
+    #[test]
+    fn budget_counts_entries_and_bytes() {
+        let dir = std::env::temp_dir().join(format!("xsafe-budget-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for index in 0..5 {
+            write(&dir.join(format!("src/f{index}.rs")), "0123456789");
+        }
+        // src/ and five files: six entries, fifty bytes.
+        assert_eq!(
+            within_budget(
+                &dir,
+                Budget {
+                    entries: 6,
+                    bytes: 50
+                }
+            ),
+            Ok(())
+        );
+        let entries = within_budget(
+            &dir,
+            Budget {
+                entries: 5,
+                bytes: 50,
+            },
+        );
+        assert!(entries.is_err_and(|why| why.contains("more than 5 files")));
+        let bytes = within_budget(
+            &dir,
+            Budget {
+                entries: 6,
+                bytes: 49,
+            },
+        );
+        assert!(bytes.is_err_and(|why| why.contains("KiB")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn write(path: &Path, text: &str) {
         if let Some(parent) = path.parent() {

@@ -66,6 +66,8 @@ fn grade_new_chapter(
     assert!(sandbox.missing.is_empty(), "{label}: {:?}", sandbox.missing);
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
+        pristine: exercise.clone(),
+        freshness: xsafe_grade::Freshness::PerGrade,
         work_dir: work.join("grades").join(label),
         target_dir: real_course().join("target/xsafe/proofs/build"),
         lockfile: Some(lockfile),

@@ -63,6 +63,10 @@ fn sandboxed(course: &Course, exercise: &Exercise) -> Result<GradeRequest, Strin
         .map_err(|err| format!("cannot copy the exercise to grade it: {err}"))?;
     Ok(GradeRequest {
         crate_dir: sandbox.dir.clone(),
+        // The learner's own code: the trusted builds start from the same
+        // folder, and build folders are kept so that a re-grade is warm.
+        pristine: exercise.dir.clone(),
+        freshness: xsafe_grade::Freshness::Kept,
         work_dir: course.work_dir().join("work").join(exercise.name()),
         target_dir: course.build_dir(),
         lockfile: Some(course.root.join("Cargo.lock")),

@@ -1,0 +1,134 @@
+//! What the compiler read.
+//!
+//! **Invariant**: a build that compiles learner bytes is accepted only when
+//! every file the compiler read for it, as its dep-info (`.d`) files list
+//! them, is under a folder the build was allowed to read: the crate under
+//! test, the cases, the workspace the grader wrote, the course's path
+//! dependencies, the registry's sources, the toolchain, or the build's own
+//! target folder. A file anywhere else fails the exercise, named. So
+//! `#[path]`, `include!`, `include_str!` and `include_bytes!` cannot bring
+//! in another file (the course's solutions, another submission), at any
+//! depth of modules or macros, whatever the isolation (under bubblewrap the
+//! file is not even there to read; this check holds without it).
+
+use crate::build::normalized;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The files a dep-info file lists as read. Paths that are not absolute
+/// are relative to `base` (the workspace's root, where cargo runs rustc
+/// for its members).
+pub fn files_read(dep_info: &str, base: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for line in dep_info.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        // `TARGETS: DEPS`, with spaces in names escaped as `\ `.
+        let Some(colon) = unescaped_colon(line) else {
+            continue;
+        };
+        for name in split_escaped(&line[colon + 1..]) {
+            let path = PathBuf::from(&name);
+            let path = if path.is_absolute() {
+                path
+            } else {
+                base.join(path)
+            };
+            files.push(normalized(&path));
+        }
+    }
+    files
+}
+
+/// The position of the `:` that ends a rule's targets: the first one
+/// followed by a space or the end of the line (a path may hold `:`).
+fn unescaped_colon(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    (0..bytes.len()).find(|&at| {
+        bytes[at] == b':'
+            && (at + 1 == bytes.len() || bytes[at + 1] == b' ')
+            && (at == 0 || bytes[at - 1] != b'\\')
+    })
+}
+
+/// The names of a rule's right side: separated by spaces, `\ ` inside a
+/// name.
+fn split_escaped(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                current.push(' ');
+                chars.next();
+            }
+            ' ' => {
+                if !current.is_empty() {
+                    names.push(std::mem::take(&mut current));
+                }
+            }
+            other => current.push(other),
+        }
+    }
+    if !current.is_empty() {
+        names.push(current);
+    }
+    names
+}
+
+/// Every file the dep-info files list that is under none of `allowed`,
+/// once each, sorted.
+pub fn outside<'a>(
+    dep_infos: impl Iterator<Item = &'a [u8]>,
+    base: &Path,
+    allowed: &[PathBuf],
+) -> Vec<PathBuf> {
+    let allowed: Vec<PathBuf> = allowed.iter().map(|path| normalized(path)).collect();
+    let mut found = BTreeSet::new();
+    for dep_info in dep_infos {
+        let text = String::from_utf8_lossy(dep_info);
+        for file in files_read(&text, base) {
+            if !allowed.iter().any(|root| file.starts_with(root)) {
+                found.insert(file);
+            }
+        }
+    }
+    found.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// rustc's dep-info: a rule per output, then one empty rule per file;
+    /// escaped spaces, relative names and `..` are read as paths.
+    #[test]
+    fn reads_the_files_a_rule_lists() {
+        let text = "/t/deps/libx-1.rmeta: src/lib.rs /s/my\\ crate/src/a.rs /s/c/../../etc/passwd\n\nsrc/lib.rs:\n/s/my\\ crate/src/a.rs:\n# env-dep:CARGO_PKG_NAME=x\n";
+        let files = files_read(text, Path::new("/w"));
+        assert_eq!(
+            files,
+            [
+                PathBuf::from("/w/src/lib.rs"),
+                PathBuf::from("/s/my crate/src/a.rs"),
+                PathBuf::from("/etc/passwd"),
+            ]
+        );
+    }
+
+    /// A file outside every allowed folder is named once, however many
+    /// dep-info files list it; files inside pass.
+    #[test]
+    fn names_each_file_outside_once() {
+        let a = b"/t/a.d: /sandbox/src/lib.rs /course/solutions/x/src/lib.rs\n".as_slice();
+        let b = b"/t/b.d: /course/solutions/x/src/lib.rs /registry/src/serde/lib.rs\n".as_slice();
+        let outside = outside(
+            [a, b].into_iter(),
+            Path::new("/w"),
+            &[PathBuf::from("/sandbox"), PathBuf::from("/registry")],
+        );
+        assert_eq!(outside, [PathBuf::from("/course/solutions/x/src/lib.rs")]);
+    }
+}

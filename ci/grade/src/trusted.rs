@@ -1,0 +1,454 @@
+//! The trusted part of a grade: what is made from the course's files
+//! alone, before a learner's byte is read, and never written by a process
+//! that reads one.
+//!
+//! **Invariant**: the dependency caches and the judge of an exercise are
+//! built by a [`Trust::Course`] job from the pristine exercise (never the
+//! submission), the course's path dependencies and a workspace the grader
+//! writes; the jobs of a grade only ever copy them, read-only. The one
+//! process of grading that runs unconfined, `cargo fetch`, reads only
+//! those same files: it runs from `/` (so no configuration is discovered
+//! in any folder), with the grader's own `CARGO_HOME` (whose only content
+//! is a link to the registry) and with wrappers switched off by `--config`.
+//! Its lockfile is the one every build of the grade uses, `--frozen`.
+
+use crate::confine::{Collect, Confiner, Job, JobError, Step, Trust, Writable};
+use crate::limits::{Bounds, Ending, run_bounded};
+use crate::project::{Project, ProjectError, ProjectSpec, write_project};
+use crate::toolchain::Toolchain;
+use cargo_metadata::Message;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use xsafe_course::{Case, Manifest};
+use xsafe_sandbox::{SandboxSpec, build_sandbox};
+
+/// The user's registry (`$CARGO_HOME/registry`, or `~/.cargo/registry`):
+/// the crates' sources, which confined builds read.
+pub fn registry_dir() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+        .map(|home| home.join("registry"))
+}
+
+/// The grader's own `CARGO_HOME` under `root`: a configuration file that
+/// says so and nothing else, and a link to the user's registry, so that
+/// nothing of the user's cargo configuration (a `rustc-wrapper`, flags,
+/// a target folder) reaches a grade.
+pub fn pinned_cargo_home(root: &Path) -> std::io::Result<PathBuf> {
+    let home = root.join("cargo-home");
+    std::fs::create_dir_all(&home)?;
+    let config = home.join("config.toml");
+    if !config.is_file() {
+        std::fs::write(
+            &config,
+            "# The X-safe Rust grader's own CARGO_HOME: no configuration on purpose.\n",
+        )?;
+    }
+    let link = home.join("registry");
+    if std::fs::symlink_metadata(&link).is_err()
+        && let Some(registry) = registry_dir()
+    {
+        std::fs::create_dir_all(&registry)?;
+        std::os::unix::fs::symlink(&registry, &link)?;
+    }
+    Ok(home)
+}
+
+/// What the trusted part is made from.
+#[derive(Debug, Clone)]
+pub struct TrustedSpec<'a> {
+    /// The exercise as the course has it (its starter, its cases).
+    pub pristine: &'a Path,
+    /// The folder where trusted files of every grade live (shared).
+    pub root: &'a Path,
+    /// The course's lockfile, to start from.
+    pub lockfile: Option<&'a Path>,
+    /// The behaviour cases the judge must know.
+    pub behaviour: Vec<&'a Case>,
+    /// The compile-fail cases (listed in the workspace, not built).
+    pub compile_fail: Vec<&'a Case>,
+    /// Whether to build the caches and the judge (fresh grades), or only
+    /// the lockfile (the learner's tool builds in kept folders).
+    pub build: bool,
+}
+
+/// What the trusted part made.
+#[derive(Debug)]
+pub struct Trusted {
+    /// The lockfile every build of the grade uses.
+    pub lockfile: PathBuf,
+    /// The dependency caches, when they are built.
+    pub caches: Option<Caches>,
+    /// The judge, when it is built here.
+    pub judge: Option<PathBuf>,
+    /// The grader's own `CARGO_HOME`.
+    pub cargo_home: PathBuf,
+    /// A shared lock on the caches, held while the grade copies them.
+    _lock: File,
+}
+
+/// The target folders a grade's builds start from.
+#[derive(Debug, Clone)]
+pub struct Caches {
+    /// For the build of the crate, its cases and the observing program.
+    pub build: PathBuf,
+    /// For rustdoc's JSON and the expansion (built with
+    /// `RUSTC_BOOTSTRAP=1`, which cargo fingerprints apart).
+    pub doc: PathBuf,
+}
+
+/// Why the trusted part could not be made: a problem of the course or of
+/// the machine.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustedError {
+    /// A file could not be written or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The pristine exercise could not be copied.
+    #[error("cannot copy the course's exercise: {0}")]
+    Sandbox(#[from] xsafe_sandbox::SandboxError),
+    /// The workspace could not be written.
+    #[error(transparent)]
+    Project(#[from] ProjectError),
+    /// `cargo fetch` failed.
+    #[error("cannot fetch the dependencies: {0}")]
+    Fetch(String),
+    /// The trusted build failed.
+    #[error("the course's own build failed (a problem of the course, not of the submission): {0}")]
+    Build(String),
+    /// The trusted build's job could not run.
+    #[error(transparent)]
+    Job(#[from] JobError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrustedError + '_ {
+    move |source| TrustedError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The folder of one exercise's trusted files for one toolchain.
+fn folder(root: &Path, exercise: &str, toolchain: &Toolchain) -> PathBuf {
+    let tag = hex(&Sha256::digest(
+        toolchain.sysroot.as_os_str().as_encoded_bytes(),
+    ))[..12]
+        .to_owned();
+    root.join("trusted").join(format!("{exercise}-{tag}"))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The stamp of a trusted build: what it was made from, and the judge.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Stamp {
+    key: String,
+    judge: Option<PathBuf>,
+}
+
+/// Makes (or finds up to date) the trusted part of grading `spec`'s
+/// exercise with `toolchain`.
+pub fn prepare(
+    spec: &TrustedSpec<'_>,
+    toolchain: &Toolchain,
+    confiner: &Confiner,
+    limits: Bounds,
+) -> Result<Trusted, TrustedError> {
+    let manifest = Manifest::load(&spec.pristine.join("grading"))
+        .map_err(|err| TrustedError::Build(err.to_string()))?;
+    let dir = folder(spec.root, &manifest.exercise, toolchain);
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let cargo_home = pinned_cargo_home(spec.root).map_err(io(spec.root))?;
+    let lock_path = dir.join("lock");
+    let lock = File::create(&lock_path).map_err(io(&lock_path))?;
+    // Up to date under a shared lock; rebuilt under an exclusive one.
+    lock.lock_shared().map_err(io(&lock_path))?;
+    let reference = dir.join("crate");
+    let workspace = dir.join("workspace");
+    let caches = Caches {
+        build: dir.join("cache-build"),
+        doc: dir.join("cache-doc"),
+    };
+    let stamp_path = dir.join("stamp.json");
+    let read_stamp =
+        || -> Option<Stamp> { serde_json::from_slice(&std::fs::read(&stamp_path).ok()?).ok() };
+    let key = |project: &Project| stamp_key(spec, toolchain, project, &reference);
+    let make = |lock: &File| -> Result<(Project, String), TrustedError> {
+        let _ = lock;
+        build_sandbox(
+            &SandboxSpec {
+                exercise_dir: spec.pristine,
+                learner_dir: None,
+                overlay: None,
+                lockfile: spec.lockfile,
+            },
+            &reference,
+        )?;
+        let reference_manifest = Manifest::load(&reference.join("grading"))
+            .map_err(|err| TrustedError::Build(err.to_string()))?;
+        let compile_fail = same_cases(&reference_manifest, &spec.compile_fail);
+        let behaviour = same_cases(&reference_manifest, &spec.behaviour);
+        let project = write_project(
+            &ProjectSpec {
+                manifest: &reference_manifest,
+                crate_dir: &reference,
+                compile_fail: compile_fail.iter().collect(),
+                behaviour: behaviour.iter().collect(),
+                observe: !behaviour.is_empty(),
+                judge: !behaviour.is_empty(),
+                lockfile: spec.lockfile,
+            },
+            &workspace,
+        )?;
+        let key = key(&project);
+        Ok((project, key))
+    };
+    let (project, current) = make(&lock)?;
+    let fresh = read_stamp().filter(|stamp| stamp.key == current);
+    let stamp = match fresh {
+        Some(stamp) => stamp,
+        None => {
+            lock.unlock().map_err(io(&lock_path))?;
+            lock.lock().map_err(io(&lock_path))?;
+            let (project, current) = make(&lock)?;
+            let stamp = match read_stamp().filter(|stamp| stamp.key == current) {
+                Some(stamp) => stamp,
+                None => {
+                    let _ = std::fs::remove_file(&stamp_path);
+                    fetch(&project, toolchain, &cargo_home, limits)?;
+                    let judge = if spec.build {
+                        build_caches(
+                            &project,
+                            &caches,
+                            &confiner.with_scratch(&dir.join("scratch")),
+                            limits,
+                        )?
+                    } else {
+                        None
+                    };
+                    // The key again: the fetch wrote the lockfile.
+                    let stamp = Stamp {
+                        key: key(&project),
+                        judge,
+                    };
+                    let text = serde_json::to_vec(&stamp).unwrap_or_default();
+                    std::fs::write(&stamp_path, text).map_err(io(&stamp_path))?;
+                    stamp
+                }
+            };
+            lock.unlock().map_err(io(&lock_path))?;
+            lock.lock_shared().map_err(io(&lock_path))?;
+            stamp
+        }
+    };
+    let _ = project;
+    Ok(Trusted {
+        lockfile: workspace.join("Cargo.lock"),
+        caches: spec.build.then_some(caches),
+        judge: stamp.judge,
+        cargo_home,
+        _lock: lock,
+    })
+}
+
+/// The cases of `wanted`, as `manifest` (the reference copy's) has them.
+fn same_cases(manifest: &Manifest, wanted: &[&Case]) -> Vec<Case> {
+    manifest
+        .cases
+        .iter()
+        .filter(|case| wanted.iter().any(|wanted| wanted.name() == case.name()))
+        .cloned()
+        .collect()
+}
+
+/// What a trusted build is made from, as one digest: the toolchain, every
+/// file of the workspace, of the reference crate and of the course's path
+/// dependencies, and the fresh/kept choice.
+fn stamp_key(
+    spec: &TrustedSpec<'_>,
+    toolchain: &Toolchain,
+    project: &Project,
+    reference: &Path,
+) -> String {
+    let mut digest = Sha256::new();
+    digest.update(toolchain.version.as_bytes());
+    digest.update([u8::from(spec.build)]);
+    let mut roots: Vec<&Path> = vec![&project.root, reference];
+    roots.extend(project.path_dependencies.iter().map(PathBuf::as_path));
+    for root in roots {
+        let walk = walkdir::WalkDir::new(root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|entry| entry.file_name() != "target");
+        for entry in walk.flatten() {
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            digest.update(entry.path().as_os_str().as_encoded_bytes());
+            digest.update([0]);
+            if let Ok(content) = std::fs::read(entry.path()) {
+                digest.update(Sha256::digest(&content));
+            }
+        }
+    }
+    hex(&digest.finalize())
+}
+
+/// `cargo fetch` of the trusted workspace: the only unconfined cargo of a
+/// grade. It downloads what the lockfile names and brings the lockfile up
+/// to date for the workspace.
+fn fetch(
+    project: &Project,
+    toolchain: &Toolchain,
+    cargo_home: &Path,
+    bounds: Bounds,
+) -> Result<(), TrustedError> {
+    let mut command = toolchain.cargo_command();
+    command
+        .arg("fetch")
+        .args(["--config", "build.rustc-wrapper=''"])
+        .args(["--config", "build.rustc-workspace-wrapper=''"])
+        .arg("--manifest-path")
+        .arg(project.root.join("Cargo.toml"))
+        .env("CARGO_HOME", cargo_home)
+        .current_dir("/");
+    let run =
+        run_bounded(command, bounds, None).map_err(|err| TrustedError::Fetch(err.to_string()))?;
+    if matches!(run.ending, Ending::Exited(status) if status.success()) {
+        Ok(())
+    } else {
+        Err(TrustedError::Fetch(crate::behaviour::tail(&run.stderr, 10)))
+    }
+}
+
+/// Builds the caches from the reference crate: the crate and the judge
+/// into `caches.build`, rustdoc's JSON and the expansion into
+/// `caches.doc`. Returns the judge, when there is one.
+fn build_caches(
+    project: &Project,
+    caches: &Caches,
+    confiner: &Confiner,
+    bounds: Bounds,
+) -> Result<Option<PathBuf>, TrustedError> {
+    let manifest_path = project.root.join("Cargo.toml");
+    let cargo = |name: &'static str, target: &Path, bootstrap: bool, args: &[&str]| {
+        let mut env = confiner.cargo_env();
+        if bootstrap {
+            env.insert("RUSTC_BOOTSTRAP".into(), "1".into());
+        }
+        let mut all: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        all.extend([
+            "--frozen".into(),
+            "--manifest-path".into(),
+            manifest_path.clone().into_os_string(),
+            "--target-dir".into(),
+            target.to_path_buf().into_os_string(),
+        ]);
+        Step {
+            name,
+            program: confiner.cargo(),
+            args: all,
+            env,
+            time: bounds.time,
+        }
+    };
+    let crate_package = project.crate_package.as_str();
+    // The cases' empty program (it depends on the crate and on everything
+    // the cases use) and the judge: every dependency with the features the
+    // grade's builds unify.
+    let empty = project.empty_bin();
+    let judge_bin = project.judge_bin();
+    let mut build_args = vec![
+        "build",
+        "--keep-going",
+        "--message-format=json",
+        "--package",
+        project.cases_package.as_str(),
+        "--bin",
+        empty.as_str(),
+    ];
+    if let Some(judge_bin) = &judge_bin {
+        build_args.extend([
+            "--package",
+            project.judge_package.as_str(),
+            "--bin",
+            judge_bin.as_str(),
+        ]);
+    }
+    let doc_args = ["rustdoc", "--lib", "--package", crate_package];
+    let mut reads = project.path_dependencies.clone();
+    reads.push(project.root.clone());
+    let mut steps = vec![cargo("build", &caches.build, false, &build_args)];
+    let mut doc = cargo("doc", &caches.doc, true, &doc_args);
+    doc.args.extend(
+        ["--", "-Zunstable-options", "--output-format", "json"]
+            .iter()
+            .map(Into::into),
+    );
+    steps.push(doc);
+    let mut expand = cargo(
+        "expand",
+        &caches.doc,
+        true,
+        &["rustc", "--lib", "--package", crate_package],
+    );
+    expand
+        .args
+        .extend(["--", "-Zunpretty=expanded"].iter().map(Into::into));
+    steps.push(expand);
+    let job = Job {
+        what: "the course's own build".into(),
+        trust: Trust::Course,
+        reads,
+        writes: vec![
+            Writable::Kept(caches.build.clone()),
+            Writable::Kept(caches.doc.clone()),
+        ],
+        steps,
+        collect: Vec::<Collect>::new(),
+        tmp_bytes: 512 << 20,
+        bounds: Bounds {
+            time: bounds.time * 3 + Duration::from_secs(30),
+            ..bounds
+        },
+    };
+    let output = confiner.run(&job)?;
+    if let Some(why) = output.stopped_because() {
+        return Err(TrustedError::Build(why));
+    }
+    let build = output.step("build");
+    let messages: Vec<Message> = Message::parse_stream(build.stdout.as_slice())
+        .filter_map(Result::ok)
+        .collect();
+    let judge = project.judge_source.as_ref().and_then(|source| {
+        messages.iter().find_map(|message| match message {
+            Message::CompilerArtifact(artifact)
+                if crate::build::same_path(artifact.target.src_path.as_std_path(), source) =>
+            {
+                artifact
+                    .executable
+                    .as_ref()
+                    .map(|path| path.as_std_path().to_path_buf())
+            }
+            _ => None,
+        })
+    });
+    if project.judge_source.is_some() && judge.is_none() {
+        return Err(TrustedError::Build(format!(
+            "the judge did not build: {}",
+            crate::behaviour::tail(&build.stderr, 20)
+        )));
+    }
+    Ok(judge)
+}
