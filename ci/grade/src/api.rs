@@ -12,7 +12,9 @@
 //! the crate writes for it, including impls written inside function
 //! bodies, `const _` blocks or macro output (the compiler lists impls
 //! wherever they are). Items of a crate-private trait count as soon as
-//! the trait is a supertrait or bound of a reachable one.
+//! the trait is a supertrait of a reachable one (or an associated type's
+//! bound, or what an `impl Trait` or `dyn Trait` in a signature names):
+//! its methods are then callable through any bound that implies it.
 //!
 //! An item is listed as `KIND NAME`: `struct Node`, `fn spawn`,
 //! `fn OrderedSet::insert`, `field Node::key`, `macro impl_lock_after`,
@@ -190,13 +192,16 @@ impl Reader<'_> {
         self.generics(&function.generics);
     }
 
+    /// The types a list of generics mentions. The traits its bounds name
+    /// are not reached: outside code cannot call the items of a trait it
+    /// cannot name because a bound names it (it can only satisfy it).
     fn generics(&mut self, generics: &rustdoc_types::Generics) {
         for param in &generics.params {
             if let rustdoc_types::GenericParamDefKind::Type {
                 bounds, default, ..
             } = &param.kind
             {
-                self.bounds(bounds);
+                self.bound_arguments(bounds);
                 if let Some(default) = default {
                     self.types_in(default);
                 }
@@ -206,7 +211,7 @@ impl Reader<'_> {
             match predicate {
                 WherePredicate::BoundPredicate { type_, bounds, .. } => {
                     self.types_in(type_);
-                    self.bounds(bounds);
+                    self.bound_arguments(bounds);
                 }
                 WherePredicate::EqPredicate { lhs, rhs } => {
                     self.types_in(lhs);
@@ -215,6 +220,17 @@ impl Reader<'_> {
                     }
                 }
                 WherePredicate::LifetimePredicate { .. } => {}
+            }
+        }
+    }
+
+    /// The types the traits of `bounds` take as arguments.
+    fn bound_arguments(&mut self, bounds: &[GenericBound]) {
+        for bound in bounds {
+            if let GenericBound::TraitBound { trait_, .. } = bound
+                && let Some(args) = &trait_.args
+            {
+                self.args(args);
             }
         }
     }

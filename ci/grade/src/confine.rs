@@ -947,7 +947,8 @@ mod tests {
 
     /// A job's fresh folder starts as a copy of its seed, takes writes up to
     /// its size and no more, and leaves nothing behind on the machine; its
-    /// collected files and its steps' output come back as data.
+    /// collected files (of a folder: those written after the seeding) and
+    /// its steps' output come back as data.
     #[test]
     fn a_fresh_folder_is_seeded_sized_and_gone_after() {
         let dir = scratch("fresh");
@@ -967,7 +968,7 @@ mod tests {
             steps: vec![shell(
                 "fill",
                 &format!(
-                    "cat {t}/cached; echo made > {t}/made; head -c 8000000 /dev/zero > {t}/big; echo big=$?; echo oops >&2",
+                    "cat {t}/cached; echo made > {t}/made; echo x > {t}/touched; head -c 8000000 /dev/zero > {t}/big; echo big=$?; echo oops >&2",
                     t = target.display()
                 ),
             )],
@@ -983,12 +984,14 @@ mod tests {
         assert!(step.succeeded(), "{step:?} {}", output.stderr);
         let printed = String::from_utf8_lossy(&step.stdout);
         assert!(printed.contains("from the cache"), "{printed}");
-        assert_eq!(step.stderr.trim(), "oops");
+        assert_eq!(step.stderr.lines().last(), Some("oops"));
         assert_eq!(
             output.files.get(&target.join("made")).map(Vec::as_slice),
             Some(&b"made\n"[..])
         );
-        assert!(output.files.contains_key(&target.join("cached")));
+        // A folder's files are collected when written after the seeding.
+        assert!(output.files.contains_key(&target.join("touched")));
+        assert!(!output.files.contains_key(&target.join("cached")));
         if matches!(Isolation::detect(), Isolation::Bubblewrap { .. }) {
             assert!(
                 printed.contains("big=1"),
@@ -1019,7 +1022,7 @@ mod tests {
         // SAFETY: no other thread of this test reads the variable.
         unsafe { std::env::set_var("XSAFE_CONFINE_PROBE", "leaked") };
         let script = format!(
-            "ls /proc | grep -c '^[0-9]'; echo x > {g}/w 2>/dev/null || echo refused-read; echo x > /w 2>/dev/null || echo refused-root; cat {s} >/dev/null 2>&1 || echo unseen; grep CapEff /proc/self/status; ls -a / | grep -c cargo; echo \"[$XSAFE_CONFINE_PROBE]\"",
+            "ls /proc | grep -c '^[0-9]'; echo x > {g}/w 2>/dev/null || echo refused-read; echo x > /w 2>/dev/null || echo refused-root; cat {s} >/dev/null 2>&1 || echo unseen; grep CapEff /proc/self/status; ls -a / | grep -c '^.cargo$'; ls /xsafe-cargo-home; echo \"[$XSAFE_CONFINE_PROBE]\"",
             g = given.display(),
             s = secret.display()
         );
@@ -1044,6 +1047,7 @@ mod tests {
             "unseen",
             "CapEff:\t0000000000000000",
             "0",
+            "registry",
             "[]",
         ] {
             assert!(lines.contains(&expected), "no {expected:?} in:\n{printed}");

@@ -554,6 +554,7 @@ fn build(
                     "--output-format",
                     "json",
                     "--document-private-items",
+                    "--document-hidden-items",
                 ],
                 true,
                 time,

@@ -392,9 +392,16 @@ fn build_caches(
     let mut steps = vec![cargo("build", &caches.build, false, &build_args)];
     let mut doc = cargo("doc", &caches.doc, true, &doc_args);
     doc.args.extend(
-        ["--", "-Zunstable-options", "--output-format", "json"]
-            .iter()
-            .map(Into::into),
+        [
+            "--",
+            "-Zunstable-options",
+            "--output-format",
+            "json",
+            "--document-private-items",
+            "--document-hidden-items",
+        ]
+        .iter()
+        .map(Into::into),
     );
     steps.push(doc);
     let mut expand = cargo(
