@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use xsafe_grade::Course;
+use xsafe_grade::{Course, Isolation};
 use xsafe_sandbox::{Overlay, Variants, mirror};
 
 #[derive(Debug, Deserialize)]
@@ -65,6 +65,82 @@ struct Fixture {
     /// With `every`: the ignored entries of an exercise, when not none.
     #[serde(default)]
     ignored_in: BTreeMap<String, Vec<String>>,
+    /// Folders of many empty files to add (a submission that grows the
+    /// grader's work).
+    #[serde(default)]
+    junk: Vec<Junk>,
+    /// Grade the submission a second time in the same work folder and
+    /// target folder: the same grade is expected (nothing the first grade's
+    /// processes did may change it).
+    #[serde(default)]
+    grade_twice: bool,
+    /// Then grade the reference solutions of the graded exercises in the
+    /// same work folder and target folder (as a class's next student, or a
+    /// cached target folder): full marks are expected.
+    #[serde(default)]
+    then_full_marks: bool,
+    /// Files that must not exist after the grades (proof that a planted
+    /// program never ran outside its confinement).
+    #[serde(default)]
+    never_created: Vec<PathBuf>,
+    /// Skip the fixture (saying so) unless the grader isolates with
+    /// bubblewrap: what it checks is the confinement itself.
+    #[serde(default)]
+    needs_bubblewrap: bool,
+    tmp_limit_mib: Option<u64>,
+    build_disk_limit_mib: Option<u64>,
+    max_files: Option<usize>,
+    max_exercise_kib: Option<u64>,
+}
+
+/// `count` empty files in the folder `dir` (relative to the submission's
+/// `exercises/`), and one file of `bytes` bytes when given.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Junk {
+    dir: PathBuf,
+    #[serde(default)]
+    count: usize,
+    #[serde(default)]
+    bytes: usize,
+}
+
+impl Fixture {
+    /// A fixture that grades the same exercises as `other`, with its
+    /// limits, and nothing else.
+    fn plain(other: &Fixture) -> Fixture {
+        Fixture {
+            name: other.name.clone(),
+            about: other.about.clone(),
+            start: other.start,
+            grade: other.grade.clone(),
+            every: None,
+            variant: BTreeMap::new(),
+            edit: Vec::new(),
+            write: Vec::new(),
+            remove: Vec::new(),
+            expect: Vec::new(),
+            ignored_outside: Vec::new(),
+            case_time_limit: other.case_time_limit,
+            output_limit_kib: other.output_limit_kib,
+            memory_limit_mib: other.memory_limit_mib,
+            max_seconds: other.max_seconds,
+            link: Vec::new(),
+            rev: false,
+            no_process_left: Vec::new(),
+            reports_hold_no: Vec::new(),
+            ignored_in: BTreeMap::new(),
+            junk: Vec::new(),
+            grade_twice: false,
+            then_full_marks: false,
+            never_created: Vec::new(),
+            needs_bubblewrap: other.needs_bubblewrap,
+            tmp_limit_mib: other.tmp_limit_mib,
+            build_disk_limit_mib: other.build_disk_limit_mib,
+            max_files: other.max_files,
+            max_exercise_kib: other.max_exercise_kib,
+        }
+    }
 }
 
 /// A symbolic link `path` (relative to the submission's `exercises/`)
@@ -163,6 +239,11 @@ fn root() -> PathBuf {
         .expect("the course root exists")
 }
 
+/// A fixture's text with `{course}` replaced by the course's root folder.
+fn placed(text: &str) -> String {
+    text.replace("{course}", &root().to_string_lossy())
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     mirror(from, to, &|_| false)
         .unwrap_or_else(|err| panic!("cannot copy {}: {err}", from.display()));
@@ -218,7 +299,8 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
             edit.file.display(),
             edit.find
         );
-        std::fs::write(&path, text.replacen(&edit.find, &edit.replace, 1)).expect("write edit");
+        std::fs::write(&path, text.replacen(&edit.find, &placed(&edit.replace), 1))
+            .expect("write edit");
     }
     for write in &fixture.write {
         let path = exercises.join(&write.file);
@@ -226,11 +308,21 @@ fn build_submission(course: &Course, fixture: &Fixture) -> PathBuf {
             std::fs::create_dir_all(parent).expect("create folder");
         }
         let bytes = match (&write.text, &write.hex) {
-            (Some(text), None) => text.as_bytes().to_vec(),
+            (Some(text), None) => placed(text).into_bytes(),
             (None, Some(hex)) => decode_hex(hex),
             _ => panic!("fixture {}: a write needs `text` or `hex`", fixture.name),
         };
         std::fs::write(&path, bytes).expect("write file");
+    }
+    for junk in &fixture.junk {
+        let dir = exercises.join(&junk.dir);
+        std::fs::create_dir_all(&dir).expect("junk folder");
+        for index in 0..junk.count {
+            std::fs::write(dir.join(format!("junk{index}.rs")), "").expect("junk file");
+        }
+        if junk.bytes > 0 {
+            std::fs::write(dir.join("large.rs"), vec![b'/'; junk.bytes]).expect("large file");
+        }
     }
     for remove in &fixture.remove {
         let path = exercises.join(&remove.path);
@@ -296,10 +388,15 @@ struct Written {
 }
 
 fn grade(fixture: &Fixture, submission: &Path) -> (Written, Duration) {
+    grade_as(fixture, submission, &fixture.name)
+}
+
+/// Grades `submission` with the fixture's flags, its reports under `label`.
+fn grade_as(fixture: &Fixture, submission: &Path, label: &str) -> (Written, Duration) {
     let root = root();
     let reports = root
         .join("target/xsafe/grader-fixtures")
-        .join(format!("{}-reports", fixture.name));
+        .join(format!("{label}-reports"));
     let _ = std::fs::remove_dir_all(&reports);
     std::fs::create_dir_all(&reports).expect("reports folder");
     let mut command = Command::new(env!("CARGO_BIN_EXE_xsafe-grader"));
@@ -328,6 +425,18 @@ fn grade(fixture: &Fixture, submission: &Path) -> (Written, Duration) {
     }
     if let Some(mib) = fixture.memory_limit_mib {
         command.args(["--memory-limit", &mib.to_string()]);
+    }
+    if let Some(mib) = fixture.tmp_limit_mib {
+        command.args(["--tmp-limit", &mib.to_string()]);
+    }
+    if let Some(mib) = fixture.build_disk_limit_mib {
+        command.args(["--build-disk-limit", &mib.to_string()]);
+    }
+    if let Some(files) = fixture.max_files {
+        command.args(["--max-files", &files.to_string()]);
+    }
+    if let Some(kib) = fixture.max_exercise_kib {
+        command.args(["--max-exercise-size", &kib.to_string()]);
     }
     if fixture.rev {
         command.args(["--rev", "HEAD"]);
@@ -515,6 +624,93 @@ fn find_exercise<'a>(report: &'a Value, name: &str) -> Option<&'a Value> {
         .find(|exercise| exercise["name"] == name)
 }
 
+/// Checks one grade of a fixture: processes left, reports, time, points,
+/// cases and ignored files.
+fn check_grade(
+    fixture: &Fixture,
+    course: &Course,
+    label: &str,
+    written: Written,
+    took: Duration,
+    problems: &mut Vec<String>,
+) {
+    let report = written.report;
+    for text in &fixture.no_process_left {
+        if process_running_with(text) {
+            problems.push(format!(
+                "{label}: a process with {text:?} on its command line outlived the grade"
+            ));
+        }
+    }
+    for (format, text) in &written.texts {
+        if *format != "Markdown" {
+            if text
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+            {
+                problems.push(format!(
+                    "{label}: the {format} report holds a control character"
+                ));
+            }
+            continue;
+        }
+        for forbidden in &fixture.reports_hold_no {
+            if text.contains(forbidden.as_str()) {
+                problems.push(format!(
+                    "{label}: the {format} report holds {forbidden:?} as is"
+                ));
+            }
+        }
+    }
+    eprintln!("fixture {label:<32} graded in {:>6.1}s", took.as_secs_f64());
+    if took > Duration::from_secs(fixture.max_seconds) {
+        problems.push(format!(
+            "{label}: took {:.0}s, more than its bound of {}s",
+            took.as_secs_f64(),
+            fixture.max_seconds
+        ));
+    }
+    check_every(fixture, course, &report, problems);
+    for expect in &fixture.expect {
+        let from_variant;
+        let expect = match (&expect.failing, fixture.variant.get(&expect.exercise)) {
+            (None, Some(variant)) => {
+                from_variant = Expect {
+                    failing: Some(variant_fails(&expect.exercise, variant)),
+                    ..expect.clone()
+                };
+                &from_variant
+            }
+            _ => expect,
+        };
+        let with_points = with_derived_points(course, expect);
+        let expect = &with_points;
+        match find_exercise(&report, &expect.exercise) {
+            Some(exercise) => check_exercise(label, exercise, expect, problems),
+            None => problems.push(format!("{label}: no report for {}", expect.exercise)),
+        }
+    }
+    let outside = ignored_list(&report["ignored"]);
+    if outside != fixture.ignored_outside {
+        problems.push(format!(
+            "{label}: ignored outside exercises {outside:?} instead of {:?}",
+            fixture.ignored_outside
+        ));
+    }
+    let sum: u64 = report["exercises"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|exercise| exercise["points"].as_u64())
+        .sum();
+    if report["points"] != sum {
+        problems.push(format!(
+            "{label}: total {} is not the sum {sum}",
+            report["points"]
+        ));
+    }
+}
+
 /// Every fixture gets exactly its expected grade, within its time bound,
 /// and the grader's totals add up.
 #[test]
@@ -537,93 +733,47 @@ fn fixture_submissions_get_their_expected_grades() {
             "fixture {} says what it is",
             fixture.name
         );
+        if fixture.needs_bubblewrap && !matches!(Isolation::detect(), Isolation::Bubblewrap { .. })
+        {
+            eprintln!(
+                "fixture {:<32} skipped: it checks bubblewrap's confinement, and bubblewrap does not work here",
+                fixture.name
+            );
+            continue;
+        }
+        for path in &fixture.never_created {
+            let _ = std::fs::remove_file(path);
+        }
         let submission = build_submission(&course, fixture);
-        let (written, took) = grade(fixture, &submission);
-        let report = written.report;
-        for text in &fixture.no_process_left {
-            if process_running_with(text) {
+        let rounds = if fixture.grade_twice { 2 } else { 1 };
+        for round in 1..=rounds {
+            let label = if round == 1 {
+                fixture.name.clone()
+            } else {
+                format!("{}-again", fixture.name)
+            };
+            let (written, took) = grade_as(fixture, &submission, &label);
+            check_grade(fixture, &course, &label, written, took, &mut problems);
+        }
+        if fixture.then_full_marks {
+            let next = Fixture {
+                name: format!("{}-then-the-solutions", fixture.name),
+                start: Start::Solution,
+                every: Some(Every::FullMarks),
+                ..Fixture::plain(fixture)
+            };
+            let submission = build_submission(&course, &next);
+            let (written, took) = grade(&next, &submission);
+            check_grade(&next, &course, &next.name, written, took, &mut problems);
+        }
+        for path in &fixture.never_created {
+            if path.exists() {
                 problems.push(format!(
-                    "{}: a process with {text:?} on its command line outlived the grade",
-                    fixture.name
+                    "{}: {} exists: a planted program ran outside its confinement",
+                    fixture.name,
+                    path.display()
                 ));
             }
-        }
-        for (format, text) in &written.texts {
-            if *format != "Markdown" {
-                if text
-                    .chars()
-                    .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
-                {
-                    problems.push(format!(
-                        "{}: the {format} report holds a control character",
-                        fixture.name
-                    ));
-                }
-                continue;
-            }
-            for forbidden in &fixture.reports_hold_no {
-                if text.contains(forbidden.as_str()) {
-                    problems.push(format!(
-                        "{}: the {format} report holds {forbidden:?} as is",
-                        fixture.name
-                    ));
-                }
-            }
-        }
-        eprintln!(
-            "fixture {:<32} graded in {:>6.1}s",
-            fixture.name,
-            took.as_secs_f64()
-        );
-        if took > Duration::from_secs(fixture.max_seconds) {
-            problems.push(format!(
-                "{}: took {:.0}s, more than its bound of {}s",
-                fixture.name,
-                took.as_secs_f64(),
-                fixture.max_seconds
-            ));
-        }
-        check_every(fixture, &course, &report, &mut problems);
-        for expect in &fixture.expect {
-            let from_variant;
-            let expect = match (&expect.failing, fixture.variant.get(&expect.exercise)) {
-                (None, Some(variant)) => {
-                    from_variant = Expect {
-                        failing: Some(variant_fails(&expect.exercise, variant)),
-                        ..expect.clone()
-                    };
-                    &from_variant
-                }
-                _ => expect,
-            };
-            let with_points = with_derived_points(&course, expect);
-            let expect = &with_points;
-            match find_exercise(&report, &expect.exercise) {
-                Some(exercise) => check_exercise(&fixture.name, exercise, expect, &mut problems),
-                None => problems.push(format!(
-                    "{}: no report for {}",
-                    fixture.name, expect.exercise
-                )),
-            }
-        }
-        let outside = ignored_list(&report["ignored"]);
-        if outside != fixture.ignored_outside {
-            problems.push(format!(
-                "{}: ignored outside exercises {outside:?} instead of {:?}",
-                fixture.name, fixture.ignored_outside
-            ));
-        }
-        let sum: u64 = report["exercises"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|exercise| exercise["points"].as_u64())
-            .sum();
-        if report["points"] != sum {
-            problems.push(format!(
-                "{}: total {} is not the sum {sum}",
-                fixture.name, report["points"]
-            ));
         }
     }
     assert!(
