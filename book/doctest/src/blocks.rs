@@ -18,6 +18,12 @@ pub enum Check {
     CompileFail(Vec<String>),
     /// Not Rust (`text`, `toml`, `console`, `sh`, ...): not compiled.
     NotRust,
+    /// A `rust,noplayground` block whose only lines are mdBook includes,
+    /// `{{#include PATH}}` or `{{#include PATH:ANCHOR}}`: it shows a file of
+    /// a crate of the workspace, which cargo compiles and tests; the book's
+    /// tests check that the file (and the anchor) exist. Holds the
+    /// `PATH[:ANCHOR]` of each line, relative to the chapter.
+    Included(Vec<String>),
     /// A Rust block the book must not have: `ignore`, `compile_fail`
     /// without an error code, or an unknown attribute. The text says why.
     Refused(String),
@@ -117,7 +123,15 @@ pub fn blocks(chapter: &str) -> Vec<Block> {
                 }
             }
             Event::End(_) => {
-                if let Some(block) = current.take() {
+                if let Some(mut block) = current.take() {
+                    if let Some(includes) = includes(&block.code) {
+                        block.check = match block.check {
+                            Check::WithCourseCrates => Check::Included(includes),
+                            _ => Check::Refused(
+                                "a block of mdBook includes shows a workspace file: mark it `rust,noplayground`".into(),
+                            ),
+                        };
+                    }
                     found.push(block);
                 }
             }
@@ -125,4 +139,26 @@ pub fn blocks(chapter: &str) -> Vec<Block> {
         }
     }
     found
+}
+
+/// The `PATH[:ANCHOR]` of each line of a block made only of mdBook
+/// includes (`{{#include ...}}`), or `None` for any other block.
+pub fn includes(code: &str) -> Option<Vec<String>> {
+    let lines: Vec<&str> = code
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    lines
+        .iter()
+        .map(|line| {
+            let spec = line
+                .trim()
+                .strip_prefix("{{#include ")?
+                .strip_suffix("}}")?;
+            Some(spec.trim().to_owned())
+        })
+        .collect()
 }
