@@ -1,4 +1,4 @@
-//! # Exercise 2: a Send-like marker trait
+//! # Exercise 3: a Send-like marker trait
 //!
 //! "Values of this type may move to another thread" is a property the
 //! compiler cannot check. This crate makes it checkable: [`Sendable`] names
