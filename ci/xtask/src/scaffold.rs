@@ -236,12 +236,7 @@ pub fn new_chapter(root: &Path, name: &str, title: Option<&str>) -> Result<Made,
     }
 
     let exercise_chapters = exercise_chapters(root);
-    let summary = register_in_summary(
-        &summary,
-        &title,
-        &format!("{name}.md"),
-        &exercise_chapters,
-    );
+    let summary = register_in_summary(&summary, &title, &format!("{name}.md"), &exercise_chapters);
     write(root, Path::new("book/src/SUMMARY.md"), &summary)?;
     made.registered.push("book/src/SUMMARY.md".into());
 
@@ -294,8 +289,7 @@ fn exercise_chapters(root: &Path) -> Vec<String> {
     entries
         .flatten()
         .filter_map(|entry| {
-            let text =
-                std::fs::read_to_string(entry.path().join("grading/manifest.toml")).ok()?;
+            let text = std::fs::read_to_string(entry.path().join("grading/manifest.toml")).ok()?;
             let doc: DocumentMut = text.parse().ok()?;
             Some(doc.get("chapter")?.as_str()?.to_owned())
         })

@@ -586,7 +586,10 @@ fn finishing_an_exercise_pauses_until_n() {
     }
     assert!(screen.contains("Exercise 1 of 6"), "it waits:\n{screen}");
     term.keys("n");
-    term.wait_for("Exercise 2 of 6: Option and panic as a smell (witness-types)", SHOW);
+    term.wait_for(
+        "Exercise 2 of 6: Option and panic as a smell (witness-types)",
+        SHOW,
+    );
     term.keys("q");
     assert_eq!(term.exit_code(SHOW), 0);
 }
