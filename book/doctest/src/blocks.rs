@@ -13,6 +13,13 @@ pub enum Check {
     /// Uses the course's crates, so it has no playground button: compiled
     /// and run by rustdoc, which links them (`rust,noplayground`).
     WithCourseCrates,
+    /// Self-contained for the playground, which has the crates it uses from
+    /// crates.io (`syn`, `quote`, `proc_macro2`: see `DEPENDENCIES`), so it
+    /// keeps its Run button; compiled and run by rustdoc, which links the
+    /// builds cargo resolved for the book's tests. (skeptic looks for them
+    /// in the target folder itself, and picked mismatched builds of `syn`
+    /// and `quote` once the workspace held several.)
+    WithDependencies,
     /// Must fail to compile with these error codes; checked by rustdoc
     /// (`rust,compile_fail,E0451,E0616`).
     CompileFail(Vec<String>),
@@ -124,6 +131,9 @@ pub fn blocks(chapter: &str) -> Vec<Block> {
             }
             Event::End(_) => {
                 if let Some(mut block) = current.take() {
+                    if block.check == Check::Standalone && uses_dependencies(&block.code) {
+                        block.check = Check::WithDependencies;
+                    }
                     if let Some(includes) = includes(&block.code) {
                         block.check = match block.check {
                             Check::WithCourseCrates => Check::Included(includes),
@@ -161,4 +171,20 @@ pub fn includes(code: &str) -> Option<Vec<String>> {
             Some(spec.trim().to_owned())
         })
         .collect()
+}
+
+/// The crates.io crates that the book's runnable blocks may use: the book's
+/// tests depend on them, and the playground has them.
+pub const DEPENDENCIES: [&str; 3] = ["syn", "quote", "proc_macro2"];
+
+/// Whether a block's code names one of [`DEPENDENCIES`] in a path.
+pub fn uses_dependencies(code: &str) -> bool {
+    DEPENDENCIES.iter().any(|name| {
+        code.match_indices(&format!("{name}::")).any(|(at, _)| {
+            !code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
 }

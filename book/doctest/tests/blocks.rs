@@ -159,6 +159,16 @@ fn info_strings_are_classified() {
     assert!(matches!(check_of("rust,nonsense"), Check::Refused(_)));
 }
 
+/// Runnable blocks that use `syn` or `quote` go to rustdoc; a path that
+/// merely ends in such a name does not count.
+#[test]
+fn blocks_with_dependencies_are_found() {
+    let chapter = "```rust,editable\nuse quote::quote;\nfn main() {}\n```\n\n```rust\nmod my_syn { pub fn f() {} }\nfn main() { my_syn::f() }\n```\n";
+    let found = blocks(chapter);
+    assert_eq!(found[0].check, Check::WithDependencies);
+    assert_eq!(found[1].check, Check::Standalone);
+}
+
 /// A block's code, line and fence are found where they are.
 #[test]
 fn blocks_are_located() {
