@@ -3,6 +3,7 @@
 //
 //   * no errors in the console (offline, the playground's crate list cannot
 //     load: failed requests to play.rust-lang.org are counted, not errors);
+//   * every page SUMMARY.md lists is built and loaded;
 //   * a Run button (mdBook's `pre.playground` with its `.play-button`) on
 //     exactly the Rust blocks of the chapter that are not `noplayground`,
 //     and on none that uses the course's crates;
@@ -30,7 +31,7 @@ if (!bookDir || !srcDir) {
 const started = Date.now();
 const tomlSiteUrl = /^site-url\s*=\s*"([^"]*)"/m.exec(readFileSync(join(srcDir, '..', 'book.toml'), 'utf8'));
 const prefix = tomlSiteUrl ? tomlSiteUrl[1] : '/';
-const COURSE_CRATES = /\b(lock_order_fine_print|ordered_tree)::/;
+const COURSE_CRATES = /\b(lock_order_fine_print|ordered_tree|send_marker|checksum_derive)::/;
 
 // The chapters' Rust blocks, from the Markdown: how many should run.
 function expectedPlaygrounds(markdown) {
@@ -141,6 +142,9 @@ async function evaluate(expression) {
 const failures = [];
 const fail = (where, what) => failures.push(`${where}: ${what}`);
 const pages = readdirSync(root).filter(name => name.endsWith('.html') && name !== '404.html' && name !== 'toc.html');
+for (const name of expected.keys()) {
+    if (!pages.includes(name)) fail(name, 'listed in SUMMARY.md but not built');
+}
 let figures = 0;
 for (const name of pages) {
     for (const width of [1200, 390]) {

@@ -8,8 +8,10 @@
 //!   solution crates' do.
 //! * rustdoc checks the rest, from a file per chapter that holds only them
 //!   (see `src/lib.rs`): every `rust,compile_fail,E....` block, with its
-//!   error codes, and every `rust,noplayground` block, which uses the
-//!   course's crates and must compile and run.
+//!   error codes, every `rust,noplayground` block, which uses the
+//!   course's crates and must compile and run, and the runnable blocks that
+//!   use the crates.io crates the book's tests depend on (`syn`, `quote`),
+//!   whose builds rustdoc gets from cargo.
 
 #[path = "src/blocks.rs"]
 mod blocks;
@@ -61,7 +63,9 @@ fn main() {
             for_skeptic.replace_range(block.fence.clone(), "```text");
         }
         for block in blocks::blocks(&text) {
-            if let Check::CompileFail(_) | Check::WithCourseCrates = block.check {
+            if let Check::CompileFail(_) | Check::WithCourseCrates | Check::WithDependencies =
+                block.check
+            {
                 rustdoc_blocks += 1;
                 let info = block.info.replace(",noplayground", "");
                 let _ = write!(

@@ -1,7 +1,7 @@
-//! What chapter 4's entry point costs: `with_token` reads and writes a
+//! What the fine-print chapter's entry point costs: `with_token` reads and writes a
 //! thread-local flag each time it lends the root token. Measured against
 //! the same lock taken with a token made once, and against the `std` mutex
-//! alone, in the same run. The chapter's comparison table quotes the result.
+//! alone, in the same run. The appendix "Measurements" quotes the result.
 //!
 //! ```text
 //! cargo bench -p xsafe-book-doctest --bench entry_point_cost

@@ -13,11 +13,24 @@ pub enum Check {
     /// Uses the course's crates, so it has no playground button: compiled
     /// and run by rustdoc, which links them (`rust,noplayground`).
     WithCourseCrates,
+    /// Self-contained for the playground, which has the crates it uses from
+    /// crates.io (`syn`, `quote`, `proc_macro2`: see `DEPENDENCIES`), so it
+    /// keeps its Run button; compiled and run by rustdoc, which links the
+    /// builds cargo resolved for the book's tests. (skeptic looks for them
+    /// in the target folder itself, and picked mismatched builds of `syn`
+    /// and `quote` once the workspace held several.)
+    WithDependencies,
     /// Must fail to compile with these error codes; checked by rustdoc
     /// (`rust,compile_fail,E0451,E0616`).
     CompileFail(Vec<String>),
     /// Not Rust (`text`, `toml`, `console`, `sh`, ...): not compiled.
     NotRust,
+    /// A `rust,noplayground` block whose only lines are mdBook includes,
+    /// `{{#include PATH}}` or `{{#include PATH:ANCHOR}}`: it shows a file of
+    /// a crate of the workspace, which cargo compiles and tests; the book's
+    /// tests check that the file (and the anchor) exist. Holds the
+    /// `PATH[:ANCHOR]` of each line, relative to the chapter.
+    Included(Vec<String>),
     /// A Rust block the book must not have: `ignore`, `compile_fail`
     /// without an error code, or an unknown attribute. The text says why.
     Refused(String),
@@ -117,7 +130,18 @@ pub fn blocks(chapter: &str) -> Vec<Block> {
                 }
             }
             Event::End(_) => {
-                if let Some(block) = current.take() {
+                if let Some(mut block) = current.take() {
+                    if block.check == Check::Standalone && uses_dependencies(&block.code) {
+                        block.check = Check::WithDependencies;
+                    }
+                    if let Some(includes) = includes(&block.code) {
+                        block.check = match block.check {
+                            Check::WithCourseCrates => Check::Included(includes),
+                            _ => Check::Refused(
+                                "a block of mdBook includes shows a workspace file: mark it `rust,noplayground`".into(),
+                            ),
+                        };
+                    }
                     found.push(block);
                 }
             }
@@ -125,4 +149,42 @@ pub fn blocks(chapter: &str) -> Vec<Block> {
         }
     }
     found
+}
+
+/// The `PATH[:ANCHOR]` of each line of a block made only of mdBook
+/// includes (`{{#include ...}}`), or `None` for any other block.
+pub fn includes(code: &str) -> Option<Vec<String>> {
+    let lines: Vec<&str> = code
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    lines
+        .iter()
+        .map(|line| {
+            let spec = line
+                .trim()
+                .strip_prefix("{{#include ")?
+                .strip_suffix("}}")?;
+            Some(spec.trim().to_owned())
+        })
+        .collect()
+}
+
+/// The crates.io crates that the book's runnable blocks may use: the book's
+/// tests depend on them, and the playground has them.
+pub const DEPENDENCIES: [&str; 3] = ["syn", "quote", "proc_macro2"];
+
+/// Whether a block's code names one of [`DEPENDENCIES`] in a path.
+pub fn uses_dependencies(code: &str) -> bool {
+    DEPENDENCIES.iter().any(|name| {
+        code.match_indices(&format!("{name}::")).any(|(at, _)| {
+            !code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
 }

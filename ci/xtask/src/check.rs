@@ -315,8 +315,7 @@ fn check_doctest(root: &Path, manifests: &[Manifest], problems: &mut Vec<String>
         let chapter = root.join("book/src").join(&manifest.chapter);
         let text = std::fs::read_to_string(&chapter).unwrap_or_default();
         let lib = lib_name(&manifest.exercise);
-        let uses_crate =
-            text.contains("```rust,noplayground") && text.contains(&format!("{lib}::"));
+        let uses_crate = noplayground_code(&text).contains(&format!("{lib}::"));
         let wanted = format!("../../solutions/{}", manifest.exercise);
         if uses_crate
             && !dependencies
@@ -329,6 +328,32 @@ fn check_doctest(root: &Path, manifests: &[Manifest], problems: &mut Vec<String>
             ));
         }
     }
+}
+
+/// The code of a chapter's `rust,...noplayground` blocks, the ones that may
+/// use the course's crates (other blocks run on the playground).
+fn noplayground_code(chapter: &str) -> String {
+    let mut code = String::new();
+    let mut inside: Option<bool> = None;
+    for line in chapter.lines() {
+        let trimmed = line.trim_start();
+        match inside {
+            None => {
+                if let Some(info) = trimmed.strip_prefix("```") {
+                    inside = Some(info.starts_with("rust") && info.contains("noplayground"));
+                }
+            }
+            Some(keep) => {
+                if trimmed.starts_with("```") {
+                    inside = None;
+                } else if keep {
+                    code.push_str(line);
+                    code.push('\n');
+                }
+            }
+        }
+    }
+    code
 }
 
 /// The grader's per-chapter fixture grades a wrong solution of every
@@ -481,6 +506,15 @@ mod tests {
             "expected a problem containing `{expected}`, got:\n{}",
             problems.join("\n")
         );
+    }
+
+    /// Only `noplayground` blocks count as using a course crate: a
+    /// playground block may name a module of the same name.
+    #[test]
+    fn only_noplayground_blocks_use_course_crates() {
+        let chapter = "```rust\nuse lock_order::A;\n```\n\n```rust,compile_fail,E0277,noplayground\nuse other::B;\n```\n\ntext lock_order::\n";
+        let code = noplayground_code(chapter);
+        assert_eq!(code, "use other::B;\n");
     }
 
     /// The course as it is passes every check.

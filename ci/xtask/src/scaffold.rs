@@ -235,7 +235,8 @@ pub fn new_chapter(root: &Path, name: &str, title: Option<&str>) -> Result<Made,
         made.written.push(path);
     }
 
-    let summary = register_in_summary(&summary, &title, &format!("{name}.md"));
+    let exercise_chapters = exercise_chapters(root);
+    let summary = register_in_summary(&summary, &title, &format!("{name}.md"), &exercise_chapters);
     write(root, Path::new("book/src/SUMMARY.md"), &summary)?;
     made.registered.push("book/src/SUMMARY.md".into());
 
@@ -280,15 +281,44 @@ fn parse(relative: &str, text: &str) -> Result<DocumentMut, Refusal> {
         .map_err(|err| Refusal::Failed(format!("{relative} is not valid TOML: {err}")))
 }
 
-/// The summary with a link to `file` after the last numbered chapter, so
-/// before the appendices (unnumbered links after the list).
-pub fn register_in_summary(summary: &str, title: &str, file: &str) -> String {
+/// The chapter file (`chapter = "..."`) of every exercise's manifest.
+fn exercise_chapters(root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(root.join("exercises")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let text = std::fs::read_to_string(entry.path().join("grading/manifest.toml")).ok()?;
+            let doc: DocumentMut = text.parse().ok()?;
+            Some(doc.get("chapter")?.as_str()?.to_owned())
+        })
+        .collect()
+}
+
+/// The summary with a link to `file` after the last chapter that has an
+/// exercise (one of `exercise_chapters`), so before a closing chapter
+/// without one and before the appendices; after the last numbered chapter
+/// when no chapter has an exercise yet.
+pub fn register_in_summary(
+    summary: &str,
+    title: &str,
+    file: &str,
+    exercise_chapters: &[String],
+) -> String {
     let title = title.replace('[', "\\[").replace(']', "\\]");
     let entry = format!("- [{title}]({file})");
     let mut lines: Vec<&str> = summary.lines().collect();
+    let is_chapter = |line: &&str| line.trim_start().starts_with("- [");
     let last_chapter = lines
         .iter()
-        .rposition(|line| line.trim_start().starts_with("- ["));
+        .rposition(|line| {
+            is_chapter(line)
+                && exercise_chapters
+                    .iter()
+                    .any(|chapter| line.contains(&format!("]({chapter})")))
+        })
+        .or_else(|| lines.iter().rposition(is_chapter));
     let at = match last_chapter {
         Some(index) => index + 1,
         None => lines
@@ -1031,19 +1061,25 @@ mod tests {
         }
     }
 
-    /// The new chapter goes after the last numbered chapter, before the
-    /// appendix.
+    /// The new chapter goes after the last chapter with an exercise, before
+    /// a closing chapter and the appendix.
     #[test]
     fn summary_entry_goes_before_the_appendix() {
         let summary = "# Summary\n\n[Introduction](introduction.md)\n\n- [One](one.md)\n- [Two](two.md)\n\n[Appendix: for instructors](instructors.md)\n";
         assert_eq!(
-            register_in_summary(summary, "Three [3]", "three.md"),
+            register_in_summary(summary, "Three [3]", "three.md", &[]),
             "# Summary\n\n[Introduction](introduction.md)\n\n- [One](one.md)\n- [Two](two.md)\n- [Three \\[3\\]](three.md)\n\n[Appendix: for instructors](instructors.md)\n"
         );
         let empty = "# Summary\n\n[Appendix](a.md)\n";
         assert_eq!(
-            register_in_summary(empty, "One", "one.md"),
+            register_in_summary(empty, "One", "one.md", &[]),
             "# Summary\n\n- [One](one.md)\n[Appendix](a.md)\n"
+        );
+        let closing = "- [One](one.md)\n- [Primer](primer.md)\n- [Two](two.md)\n- [Closing](closing.md)\n\n[Appendix](a.md)\n";
+        let chapters = ["one.md".to_owned(), "two.md".to_owned()];
+        assert_eq!(
+            register_in_summary(closing, "Three", "three.md", &chapters),
+            "- [One](one.md)\n- [Primer](primer.md)\n- [Two](two.md)\n- [Three](three.md)\n- [Closing](closing.md)\n\n[Appendix](a.md)\n"
         );
     }
 

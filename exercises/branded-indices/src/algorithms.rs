@@ -7,7 +7,8 @@ use crate::scope::{Branded, Index};
 /// selection, repeats allowed). Each lookup skips the bounds check, since
 /// every `Index<'id>` was checked when it was made.
 pub fn gather<'id, T: Clone>(items: &Branded<'id, T>, order: &[Index<'id>]) -> Vec<T> {
-    // TODO(consumption): one `get` per index, in order.
+    // TODO(consumption): one lookup per index, in order, through
+    // `items.view()` (see `View` for why).
     let _ = (items, order);
     todo!()
 }

@@ -17,7 +17,8 @@
 //! 2. **Enforcement** (`scope.rs`): make the fields private, make the brand
 //!    invariant, and write the one bounds check in `index` and `push`.
 //! 3. **Consumption** (`scope.rs`, `algorithms.rs`): lookups that rely on the
-//!    check already made (`get`, `get_mut`, `swap`), and [`gather`].
+//!    check already made (`View::get`, `get`, `get_mut`, `swap`), and
+//!    [`gather`], which makes its lookups through a [`View`].
 //!
 //! Every place to work on is marked `TODO(enforcement)` or
 //! `TODO(consumption)`.
@@ -26,4 +27,4 @@ mod algorithms;
 mod scope;
 
 pub use algorithms::gather;
-pub use scope::{Branded, Index, with};
+pub use scope::{Branded, Index, View, with};

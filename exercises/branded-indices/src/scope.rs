@@ -88,10 +88,18 @@ impl<'id, T> Branded<'id, T> {
         todo!()
     }
 
+    /// The items, read-only, for many lookups in a row (see [`View`]).
+    pub fn view(&self) -> View<'_, 'id, T> {
+        View {
+            items: self.items.as_slice(),
+            brand: PhantomData,
+        }
+    }
+
     /// The item at `index`, with no bounds check.
     pub fn get(&self, index: Index<'id>) -> &T {
-        // TODO(consumption): `get_unchecked`, with a `// SAFETY:` comment
-        // that says which invariant makes it sound.
+        // TODO(consumption): no check here: `View::get` through
+        // `self.view()`, or `get_unchecked` with a `// SAFETY:` comment.
         let _ = index;
         todo!()
     }
@@ -111,6 +119,43 @@ impl<'id, T> Branded<'id, T> {
         todo!()
     }
 }
+
+/// The items of the vector branded `'id`, read-only: what a loop of
+/// lookups should hold.
+///
+/// A `View` holds the items' address and length itself. A lookup through
+/// `&Branded` reaches the items through two pointers (the handle's
+/// `&mut Vec`, then the vector's buffer), and the compiler reloads both on
+/// every lookup whenever it cannot prove that the loop's own stores leave
+/// them alone; through a `View`, the address stays in a register.
+///
+/// **Invariant:** every `Index<'id>` that exists while the view does is
+/// below `items.len()`. The view borrows the handle, so nothing can push
+/// while it lives, and the vector never shrinks while `'id` does.
+pub struct View<'a, 'id, T> {
+    items: &'a [T],
+    brand: Brand<'id>,
+}
+
+impl<'a, 'id, T> View<'a, 'id, T> {
+    /// The item at `index`, with no bounds check.
+    pub fn get(self, index: Index<'id>) -> &'a T {
+        // TODO(consumption): `get_unchecked`, with a `// SAFETY:` comment
+        // that says which invariants make it sound.
+        let _ = (self.items, self.brand, index);
+        todo!()
+    }
+}
+
+// By hand: a derive would ask for `T: Clone`, and a view is a pair of
+// references whatever `T` is.
+impl<T> Clone for View<'_, '_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for View<'_, '_, T> {}
 
 impl<T: fmt::Debug> fmt::Debug for Branded<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

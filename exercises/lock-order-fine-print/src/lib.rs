@@ -1,11 +1,12 @@
-//! # Exercise 4: the fine print of lock ordering
+//! # Exercise 5: the fine print of lock ordering
 //!
-//! Chapter 3's ordered mutexes, with the holes closed that the chapter
+//! The ordered mutexes of the chapter "Compile-time deadlock
+//! prevention", with the holes closed that the chapter
 //! "The fine print of compile-time lock ordering" shows: two locks of the
 //! same level, more than one root token on a thread, and read locks.
 //!
 //! The starter is the *broken* version. The order itself (`relation`) and
-//! the mutex (`mutex`) are given, complete, from chapter 3. The rest has
+//! the mutex (`mutex`) are given, complete, from that chapter. The rest has
 //! holes: tokens can be copied and sent to other threads, `with_token` can
 //! be nested, [`LockToken::new_unchecked`] is safe to call, the read-write
 //! lock and the pair lock ignore the order and are not written, and neither

@@ -1,4 +1,4 @@
-//! The mutex that knows its level, as in chapter 3.
+//! The mutex that knows its level, as in the lock-order exercise.
 //!
 //! This module owns the property: **a thread only ever locks upward**.
 //! [`Lock::lock`] takes a token at a level before the mutex's, borrows it

@@ -1,4 +1,4 @@
-//! # Exercise 3: locks in a declared order
+//! # Exercise 4: locks in a declared order
 //!
 //! Mutexes that can only be locked in an order declared once, so that no two
 //! threads can each hold a lock the other waits for. Read the chapter

@@ -1,4 +1,4 @@
-//! # Exercise 2: a Send-like marker trait
+//! # Exercise 3: a Send-like marker trait
 //!
 //! "Values of this type may move to another thread" is a property the
 //! compiler cannot check. This crate makes it checkable: [`Sendable`] names
@@ -49,10 +49,12 @@ pub use spawn::{Handle, spawn};
 /// There are two ways to implement it:
 ///
 /// * an `unsafe impl`, for a type whose author has checked the contract;
-/// * `#[derive(Sendable)]`, for a struct or an enum whose fields are all
-///   `Sendable`: a value of it is nothing but its fields, so it may move when
-///   they may. The derive checks every field, and refuses to compile when one
-///   is not `Sendable`.
+/// * `#[derive(Sendable)]`, for a struct or an enum whose values are nothing
+///   but their fields, all `Sendable`: such a value may move when they may.
+///   The derive checks every field, and refuses to compile when one is not
+///   `Sendable`. Do not derive it for a type whose values stand for
+///   something tied to one thread (an index into a thread-local table, a
+///   lock this thread holds): its fields may all move while it may not.
 ///
 /// # Safety
 ///

@@ -1,4 +1,4 @@
-//! # Exercise 5: checks that happen once
+//! # Exercise 2: checks that happen once
 //!
 //! A tiny datagram network whose misuse does not compile. Read the chapter
 //! "Option and panic as a smell" of the book first.

@@ -10,7 +10,11 @@
 //! are a fixed pseudo-random permutation, so the plain version's checks
 //! depend on data the optimizer cannot see through: it must keep them.
 //! `gather` also allocates its result in the measured loop; `sum_at`
-//! measures the lookups alone. The book's chapter quotes one run.
+//! measures the lookups alone. `gather_4096_u32/branded_get` is the loop
+//! the book's chapter first wrote, one `Branded::get` per item: inlined
+//! here, it reloads the vector's address on every item, which the
+//! solution's `gather`, through a `View`, does not. The book's appendix
+//! "Measurements" quotes one run and the machine code of each loop.
 
 use branded_indices::{Branded, Index, gather, with};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -39,6 +43,15 @@ fn gather_checked<T: Clone>(items: &[T], order: &[usize]) -> Vec<T> {
     order
         .iter()
         .map(|&position| items[position].clone())
+        .collect()
+}
+
+/// The branded loop as the book's chapter first wrote it: one
+/// `Branded::get` per item, with no `View`.
+fn gather_through_get<'id, T: Clone>(items: &Branded<'id, T>, order: &[Index<'id>]) -> Vec<T> {
+    order
+        .iter()
+        .map(|&index| items.get(index).clone())
         .collect()
 }
 
@@ -78,6 +91,9 @@ fn gather_cost(c: &mut Criterion) {
             .collect();
         c.bench_function("gather_4096_u32/branded", |b| {
             b.iter(|| gather(black_box(&items), black_box(&branded)))
+        });
+        c.bench_function("gather_4096_u32/branded_get", |b| {
+            b.iter(|| gather_through_get(black_box(&items), black_box(&branded)))
         });
         c.bench_function("sum_at_4096_u32/branded", |b| {
             b.iter(|| sum_branded(black_box(&items), black_box(&branded)))

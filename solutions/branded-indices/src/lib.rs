@@ -13,10 +13,11 @@
 //!    check; the brand is invariant; the vector cannot shrink while the
 //!    scope lasts.
 //! 3. **Consumption** (`scope.rs`, `algorithms.rs`): lookups without a
-//!    bounds check, and [`gather`], which applies an order of indices.
+//!    bounds check, through a [`View`] when there are many in a row, and
+//!    [`gather`], which applies an order of indices.
 
 mod algorithms;
 mod scope;
 
 pub use algorithms::gather;
-pub use scope::{Branded, Index, with};
+pub use scope::{Branded, Index, View, with};

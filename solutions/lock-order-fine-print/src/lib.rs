@@ -1,6 +1,7 @@
-//! # Exercise 4: the fine print of lock ordering
+//! # Exercise 5: the fine print of lock ordering
 //!
-//! Chapter 3's ordered mutexes, with the holes closed that the chapter
+//! The ordered mutexes of the chapter "Compile-time deadlock
+//! prevention", with the holes closed that the chapter
 //! "The fine print of compile-time lock ordering" shows: two locks of the
 //! same level, more than one root token on a thread, and read locks.
 //!

@@ -1,4 +1,4 @@
-//! The order between lock levels, as in chapter 3, in compact form.
+//! The order between lock levels, as in the lock-order exercise, in compact form.
 //!
 //! A lock level is a type with no values, such as `enum Accounts {}`.
 //!

@@ -1,7 +1,7 @@
-//! Proves consumption: `get`, `get_mut` and `swap` through branded indices
-//! do what slice indexing does on the same vector, on seeded items: every
-//! item read, items changed in place, swaps (an item with itself included),
-//! and the vector the caller gets back.
+//! Proves consumption: `get`, `View::get`, `get_mut` and `swap` through
+//! branded indices do what slice indexing does on the same vector, on seeded
+//! items: every item read, items changed in place, swaps (an item with
+//! itself included), and the vector the caller gets back.
 use crate::support::assert_same;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -12,6 +12,8 @@ const LEN: usize = 200;
 pub struct Seen {
     /// `get` at every position, in order.
     read: Vec<u32>,
+    /// `view().get` at every position, in reverse order.
+    viewed: Vec<u32>,
     /// The vector after the changes, as the caller sees it.
     after: Vec<u32>,
 }
@@ -33,8 +35,10 @@ pub fn observe(seed: Seed) -> Seen {
 
     let mut items = crate::support::items(seed, LEN);
     let (adds, swaps) = changes(seed);
-    let read = with(&mut items, |mut items| {
+    let (read, viewed) = with(&mut items, |mut items| {
         let read = (0..LEN).map(|position| *items.get(items.index(position).unwrap())).collect();
+        let view = items.view();
+        let viewed = (0..LEN).rev().map(|position| *view.get(items.index(position).unwrap())).collect();
         for (position, added) in adds {
             let index = items.index(position).unwrap();
             let item = items.get_mut(index);
@@ -44,14 +48,16 @@ pub fn observe(seed: Seed) -> Seen {
             let (a, b) = (items.index(a).unwrap(), items.index(b).unwrap());
             items.swap(a, b);
         }
-        read
+        (read, viewed)
     });
-    Seen { read, after: items }
+    Seen { read, viewed, after: items }
 }
 
 pub fn judge(seed: Seed, seen: Seen) {
     let mut items = crate::support::items(seed, LEN);
     assert_same(&seen.read, &items, "get(index(i)) must read the item at position i");
+    let reversed: Vec<u32> = items.iter().rev().copied().collect();
+    assert_same(&seen.viewed, &reversed, "view().get(index(i)) must read the item at position i");
     let (adds, swaps) = changes(seed);
     for (position, added) in adds {
         items[position] = items[position].wrapping_add(added);
