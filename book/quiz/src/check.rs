@@ -328,7 +328,9 @@ fn judge(
     verdicts.insert(key, verdict);
 
     match answer {
-        Tracing::Rejected { line, annotation } => {
+        Tracing::Rejected {
+            line, annotation, ..
+        } => {
             let annotated = annotated(text, answer);
             if let Err(why) = build.judge(&program.source, &annotated) {
                 problem(format!(
@@ -422,12 +424,24 @@ fn judge(
 /// The program the compiler judges: the reader's program, with the
 /// answer's annotation at the end of its line.
 pub fn annotated(program: &str, answer: &Tracing) -> String {
-    let Tracing::Rejected { line, annotation } = answer else {
+    let Tracing::Rejected {
+        line,
+        annotation,
+        more,
+    } = answer
+    else {
         return program.to_owned();
     };
     let mut out = String::with_capacity(program.len() + annotation.len() + 2);
     for (number, text) in program.split_inclusive('\n').enumerate() {
-        if number + 1 == *line as usize {
+        let annotation = if number + 1 == *line as usize {
+            Some(annotation)
+        } else {
+            more.iter()
+                .find(|(other, _)| *other as usize == number + 1)
+                .map(|(_, annotation)| annotation)
+        };
+        if let Some(annotation) = annotation {
             let (code, newline) = match text.strip_suffix('\n') {
                 Some(code) => (code, "\n"),
                 None => (text, ""),
@@ -589,14 +603,16 @@ mod tests {
         let answer = Tracing::Rejected {
             line: 2,
             annotation: "//~ ERROR E0308".to_owned(),
+            more: vec![(3, "//~ ALLOW E0000".to_owned())],
         };
         assert_eq!(
             annotated("fn main() {\n    let x: u8 = \"\";\n}\n", &answer),
-            "fn main() {\n    let x: u8 = \"\"; //~ ERROR E0308\n}\n"
+            "fn main() {\n    let x: u8 = \"\"; //~ ERROR E0308\n} //~ ALLOW E0000\n"
         );
         let last = Tracing::Rejected {
             line: 1,
             annotation: "//~ ERROR E0601".to_owned(),
+            more: Vec::new(),
         };
         assert_eq!(
             annotated("fn mian() {}", &last),

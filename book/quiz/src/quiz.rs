@@ -7,9 +7,11 @@
 //! Tracing question whose program does not compile has
 //! `answer.annotation`, a `//~` annotation in the syntax of the grading
 //! cases (`ci/course/src/expectation.rs`), for its line
-//! `answer.lineNumber`. The check appends it to that line and compiles the
-//! result, so the program the reader sees and the program the compiler
-//! judges differ only by that comment.
+//! `answer.lineNumber`, and, when the compiler reports errors on other
+//! lines too, `answer.moreAnnotations`, such as `["7: //~ ALLOW E0119"]`.
+//! The check appends each to its line and compiles the result, so the
+//! program the reader sees and the program the compiler judges differ only
+//! by those comments.
 //!
 //! A Tracing question that does not compile belongs to a multipart group
 //! with exactly one "why" question after it: a MultipleChoice question
@@ -93,6 +95,8 @@ pub enum Tracing {
         line: u32,
         /// `answer.annotation`, such as `//~ ERROR E0451`.
         annotation: String,
+        /// `answer.moreAnnotations`: annotations for other lines.
+        more: Vec<(u32, String)>,
     },
 }
 
@@ -234,9 +238,10 @@ impl Quiz {
                     let answer = if question.answer.does_compile.unwrap_or(false) {
                         if question.answer.line_number.is_some()
                             || question.answer.annotation.is_some()
+                            || question.answer.more_annotations.is_some()
                         {
                             return Err(format!(
-                                "question {title}: a program that compiles has no `lineNumber` or `annotation`"
+                                "question {title}: a program that compiles has no `lineNumber` or annotations"
                             ));
                         }
                         Tracing::Compiles {
@@ -263,6 +268,24 @@ impl Quiz {
                                     "question {title}: a program that does not compile needs `answer.annotation`, such as \"//~ ERROR E0451\""
                                 )
                             })?,
+                            more: question
+                                .answer
+                                .more_annotations
+                                .unwrap_or_default()
+                                .iter()
+                                .map(|entry| {
+                                    entry
+                                        .split_once(':')
+                                        .and_then(|(line, annotation)| {
+                                            Some((line.trim().parse().ok()?, annotation.trim().to_owned()))
+                                        })
+                                        .ok_or_else(|| {
+                                            format!(
+                                                "question {title}: `{entry}` in `moreAnnotations` is not `LINE: //~ ...`"
+                                            )
+                                        })
+                                })
+                                .collect::<Result<_, _>>()?,
                         }
                     };
                     Kind::Tracing { program, answer }
@@ -380,6 +403,7 @@ struct RawAnswer {
     stdout: Option<String>,
     line_number: Option<u32>,
     annotation: Option<String>,
+    more_annotations: Option<Vec<String>>,
     answer: Option<Answer>,
 }
 
@@ -462,12 +486,36 @@ pub fn lint(quiz: &Quiz) -> Vec<Problem> {
                 for what in program_problems(program) {
                     problem(what);
                 }
-                if let Tracing::Rejected { line, annotation } = answer {
+                if let Tracing::Rejected {
+                    line,
+                    annotation,
+                    more,
+                } = answer
+                {
                     let lines = program.lines().count();
                     if *line == 0 || *line as usize > lines {
                         problem(format!(
                             "`lineNumber` is {line}, but the program has {lines} lines"
                         ));
+                    }
+                    let mut annotated_lines = vec![*line];
+                    for (other, annotation) in more {
+                        if *other == 0 || *other as usize > lines {
+                            problem(format!(
+                                "`moreAnnotations` names line {other}, but the program has {lines} lines"
+                            ));
+                        }
+                        if annotated_lines.contains(other) {
+                            problem(format!(
+                                "two annotations for line {other}: a line holds one"
+                            ));
+                        }
+                        annotated_lines.push(*other);
+                        if !annotation.starts_with("//~ ") {
+                            problem(format!(
+                                "`{annotation}` in `moreAnnotations` is a `//~ ERROR` or `//~ ALLOW` annotation for its line"
+                            ));
+                        }
                     }
                     let valid = annotation
                         .strip_prefix("//~ ")
@@ -732,7 +780,8 @@ context = "It prints."
             quiz.questions[0].tracing(),
             Some(&Tracing::Rejected {
                 line: 2,
-                annotation: "//~ ERROR E0308".to_owned()
+                annotation: "//~ ERROR E0308".to_owned(),
+                more: Vec::new(),
             })
         );
         assert_eq!(quiz.follow_up(&quiz.questions[0]).map(|q| q.index), Some(1));
