@@ -87,3 +87,31 @@ fn every_lie_is_named_and_no_right_answer_is() {
     );
     assert_eq!(checked.verdicts.len(), 7, "one verdict per program");
 }
+
+/// The book's own quizzes follow the rules that need no compiler: their
+/// size, ids, "why" questions that show the same program and blame one
+/// line each, an explanation for every wrong choice. (`ci/test.sh` runs the
+/// whole check, which compiles them: `xsafe-book-quiz check`.)
+#[test]
+fn the_books_quizzes_follow_the_rules() {
+    let dir = course_root().join("book/quizzes");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("book/quizzes")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 7,
+        "a quiz per chapter and the course's: {files:?}"
+    );
+    let mut problems = Vec::new();
+    for file in &files {
+        match xsafe_book_quiz::quiz::Quiz::read(file) {
+            Ok(quiz) => problems.extend(xsafe_book_quiz::quiz::lint(&quiz)),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
