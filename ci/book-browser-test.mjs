@@ -197,6 +197,7 @@ for (const name of pages) {
 // fetched from anywhere but the book's own server, and no telemetry may be
 // defined.
 let quizzes = 0;
+const quizStarted = Date.now();
 const quizChapters = chapters.filter(md => readFileSync(join(srcDir, md), 'utf8').includes('{{#quiz '));
 const requests = [];
 listeners.push(message => {
@@ -304,6 +305,7 @@ for (const md of quizChapters) {
 }
 if (quizzes !== quizChapters.length) fail('quizzes', `${quizzes} of the ${quizChapters.length} chapters with a quiz passed`);
 await page('Network.disable');
+const quizSeconds = ((Date.now() - quizStarted) / 1000).toFixed(1);
 
 // Search.
 consoleErrors = [];
@@ -329,6 +331,6 @@ server.close();
 try { rmSync(profile, { recursive: true, force: true }); } catch { /* Chromium's late writes: leave it to the system */ }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 for (const failure of failures) console.log(failure);
-console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, ${quizzes} quizzes answered (one answer wrong each), search: ${hits} results for "invariant"; ` +
+console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, ${quizzes} quizzes answered (one answer wrong each, ${quizSeconds}s), search: ${hits} results for "invariant"; ` +
     `${offlineRequests} fetches of the playground's crate list failed (offline: Run buttons stay hidden); ${failures.length} problems in ${seconds}s`);
 process.exit(failures.length ? 1 : 0);

@@ -21,11 +21,14 @@ pub fn pinned_version(root: &Path) -> Option<String> {
         .map(|version| version.trim().to_owned())
 }
 
-/// mdbook-quiz: `MDBOOK_QUIZ`, else `target/tools/bin/mdbook-quiz` (where
+/// mdbook-quiz: `MDBOOK_QUIZ` if it is set, else `target/tools/bin/mdbook-quiz` (where
 /// `ci/test.sh` and `cargo xsafe book --install` put it), else the `PATH`'s.
 pub fn find_mdbook_quiz(root: &Path) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("MDBOOK_QUIZ") {
-        return Some(PathBuf::from(path));
+        // Set to something that is not a file (`MDBOOK_QUIZ=none`), it
+        // builds the book without quizzes.
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
     }
     let name = format!("mdbook-quiz{}", std::env::consts::EXE_SUFFIX);
     let installed = root.join("target/tools/bin").join(&name);
