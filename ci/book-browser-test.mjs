@@ -7,6 +7,8 @@
 //   * a Run button (mdBook's `pre.playground` with its `.play-button`) on
 //     exactly the Rust blocks of the chapter that are not `noplayground`,
 //     and on none that uses the course's crates;
+//   * each chapter's quiz answers one question right and one wrong, and
+//     shows the score, the correct answer and the explanations, offline;
 //   * the search finds "invariant";
 //   * every figure's SVG loaded and has a size;
 //   * at 390 px wide, no page scrolls sideways and no text is clipped;
@@ -191,6 +193,124 @@ for (const name of pages) {
     }
 }
 
+// Quizzes (mdbook-quiz, book/quizzes): on each chapter that includes one,
+// answer the first question right and the second wrong, the rest right,
+// then check the review: the score, which answers are marked right and
+// wrong, and that the correct answer and its explanation are shown. The
+// answers come from the quiz data in the page itself. Nothing may be
+// fetched from anywhere but the book's own server, and no telemetry may be
+// defined.
+let quizzes = 0;
+const quizStarted = Date.now();
+const quizChapters = chapters.filter(md => readFileSync(join(srcDir, md), 'utf8').includes('{{#quiz '));
+const requests = [];
+listeners.push(message => {
+    if (message.sessionId === sessionId && message.method === 'Network.requestWillBeSent') requests.push(message.params.request.url);
+});
+await page('Network.enable');
+async function waitFor(expression, what, timeout = 5000) {
+    for (let waited = 0; waited < timeout; waited += 50) {
+        const value = await evaluate(expression);
+        if (value) return value;
+        await sleep(50);
+    }
+    throw new Error(`timed out waiting for ${what}`);
+}
+// Answers the question on screen, rightly or not, and submits it.
+const answerQuestion = (index, right) => evaluate(`(() => {
+    const placeholder = document.querySelector('.quiz-placeholder');
+    const question = JSON.parse(placeholder.dataset.quizQuestions).questions[${index}];
+    const form = placeholder.querySelector('.question form.response');
+    const inputs = Array.from(form.querySelectorAll('input'));
+    if (question.type === 'Tracing') {
+        const compiles = ${right} ? question.answer.doesCompile : !question.answer.doesCompile;
+        inputs.find(input => input.value === String(compiles)).click();
+        return { type: question.type, compiles };
+    }
+    const answers = [].concat(question.answer.answer);
+    const picks = ${right} ? answers : [question.prompt.distractors[0]];
+    for (const pick of picks) inputs.find(input => input.value === pick).click();
+    form.querySelector('input[type=submit]').click();
+    return { type: question.type, picks };
+})()`);
+for (const md of quizChapters) {
+    const name = md.replace(/\.md$/, '.html');
+    const where = `${name} (quiz)`;
+    consoleErrors = [];
+    await open(base + name, 1200);
+    requests.length = 0;
+    try {
+        const count = await waitFor(`(() => {
+            const placeholder = document.querySelector('.quiz-placeholder');
+            return placeholder && placeholder.querySelector('button.start') &&
+                JSON.parse(placeholder.dataset.quizQuestions).questions.length;
+        })()`, 'the quiz and its Start button');
+        if (await evaluate(`typeof window.telemetry !== 'undefined'`)) fail(where, 'window.telemetry is defined: answers would be logged');
+        await evaluate(`document.querySelector('.quiz-placeholder button.start').click()`);
+        for (let index = 0; index < count; index++) {
+            const title = await waitFor(`document.querySelector('.quiz-placeholder .question .prompt h4')?.textContent`, `question ${index + 1}`);
+            const answered = await answerQuestion(index, index !== 1);
+            if (answered.type === 'Tracing') {
+                if (answered.compiles) {
+                    // The stdout box appears once "DOES compile" is chosen.
+                    await waitFor(`!!document.querySelector('.quiz-placeholder .question textarea')`, 'the stdout box');
+                    const stdout = index === 1 ? 'not what it prints' : await evaluate(`JSON.parse(document.querySelector('.quiz-placeholder').dataset.quizQuestions).questions[${index}].answer.stdout`);
+                    await evaluate(`document.querySelector('.quiz-placeholder .question textarea').focus()`);
+                    await page('Input.insertText', { text: String(stdout) });
+                }
+                await evaluate(`document.querySelector('.quiz-placeholder .question form.response input[type=submit]').click()`);
+            }
+            await waitFor(`(() => {
+                const heading = document.querySelector('.quiz-placeholder .question .prompt h4');
+                return !heading || heading.textContent !== ${JSON.stringify(title)};
+            })()`, `question ${index + 1} to be submitted`);
+        }
+        const review = await waitFor(`(() => {
+            const placeholder = document.querySelector('.quiz-placeholder');
+            const score = Array.from(placeholder.querySelectorAll('p')).find(p => /You answered/.test(p.textContent));
+            return score && { score: score.textContent.replace(/\\s+/g, ' ').trim() };
+        })()`, 'the answer review');
+        if (!review.score.includes(`${count - 1}/${count}`))
+            fail(where, `answered ${count - 1} of ${count} right, the review says "${review.score}"`);
+        const giveUp = await evaluate(`(() => {
+            const button = Array.from(document.querySelectorAll('.quiz-placeholder button')).find(b => /see the correct answers/.test(b.textContent));
+            if (button) button.click();
+            return !!button;
+        })()`);
+        if (!giveUp) fail(where, 'the review offers no "see the correct answers" after a wrong answer');
+        const shown = await waitFor(`(() => {
+            const placeholder = document.querySelector('.quiz-placeholder');
+            const questions = JSON.parse(placeholder.dataset.quizQuestions).questions;
+            const answers = Array.from(placeholder.querySelectorAll('.answer-wrapper'));
+            if (answers.length !== questions.length || !answers[1].querySelector('.context')) return null;
+            const words = text => text.replace(/[\`*_]/g, '').replace(/\\s+/g, ' ').trim().split(' ').slice(0, 6).join(' ');
+            return answers.slice(0, 2).map((answer, i) => ({
+                right: answer.querySelectorAll('.correct').length,
+                wrong: answer.querySelectorAll('.incorrect').length,
+                corrected: /The correct answer is/.test(answer.textContent),
+                explained: answer.querySelector('.context').textContent.replace(/\\s+/g, ' ').includes(words(questions[i].context)),
+            }));
+        })()`, 'the correct answers and their explanations');
+        const [first, second] = shown;
+        if (!first.right || first.wrong || first.corrected) fail(where, `the first answer, right, is not shown as right: ${JSON.stringify(first)}`);
+        if (!second.wrong || !second.corrected) fail(where, `the second answer, wrong, is not shown as wrong with the correct one: ${JSON.stringify(second)}`);
+        if (!first.explained || !second.explained) fail(where, `an explanation (the question's context) is missing: ${JSON.stringify(shown)}`);
+        quizzes += 1;
+    } catch (error) {
+        fail(where, error.message);
+    }
+    for (const url of requests) {
+        // mdBook's own request for the playground's crate list is counted above.
+        if (url.startsWith('https://play.rust-lang.org/')) continue;
+        if (!url.startsWith(`http://127.0.0.1:${server.address().port}/`) && !url.startsWith('data:'))
+            fail(where, `the page fetched ${url}: the quiz must work offline and send nothing`);
+    }
+    for (const error of consoleErrors) fail(where, `console error: ${error}`);
+}
+if (quizzes !== quizChapters.length) fail('quizzes', `${quizzes} of the ${quizChapters.length} chapters with a quiz passed`);
+await page('Network.disable');
+const quizSeconds = ((Date.now() - quizStarted) / 1000).toFixed(1);
+
 // Search.
 consoleErrors = [];
 await open(base + 'index.html?search=invariant', 1200);
@@ -215,6 +335,6 @@ server.close();
 try { rmSync(profile, { recursive: true, force: true }); } catch { /* Chromium's late writes: leave it to the system */ }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 for (const failure of failures) console.log(failure);
-console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, search: ${hits} results for "invariant"; ` +
+console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, ${quizzes} quizzes answered (one answer wrong each, ${quizSeconds}s), search: ${hits} results for "invariant"; ` +
     `${offlineRequests} fetches of the playground's crate list failed (offline: Run buttons stay hidden); ${failures.length} problems in ${seconds}s`);
 process.exit(failures.length ? 1 : 0);

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs every check of the course, as CI does: formatting, lints, all tests
 # (grading proofs on every toolchain this machine has, book examples, unit
-# tests, a smoke run of the benchmarks), and a build of the book with the
-# real mdbook, its links and anchors, and the pages in headless Chromium.
+# tests, a smoke run of the benchmarks), the quizzes' answers against the
+# compiler, and a build of the book with the real mdbook, its links and
+# anchors, and the pages in headless Chromium.
 #
 #   bash ci/test.sh
 #
-# It needs only the Rust toolchain (rustup): mdbook is installed on first
-# use into target/tools; bubblewrap (the grader's isolation), chromium and
-# node (the book's browser test) come from the system's packages when the
-# machine allows it.
+# It needs only the Rust toolchain (rustup): mdbook and mdbook-quiz are
+# installed on first use into target/tools; bubblewrap (the grader's
+# isolation), chromium and node (the book's browser test) come from the
+# system's packages when the machine allows it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -92,6 +93,22 @@ if ! "$mdbook" --version 2>/dev/null | grep -q "$mdbook_version"; then
     cargo install --locked --quiet mdbook --version "=$mdbook_version" --root "$root/target/tools"
     step Installed "mdbook in $(( $(date +%s) - t0 ))s"
 fi
+# The chapters' quizzes (book/quizzes) are drawn by mdbook-quiz, whose
+# version is written once, in book/mdbook-quiz-version. Every quiz program
+# is compiled against its chapter's reference crate, and any answer the
+# compiler contradicts fails here, named; book.toml's preprocessor runs the
+# same check (warm by then) and hands its verdicts to mdbook-quiz's own
+# validator.
+mdbook_quiz_version=$(cat book/mdbook-quiz-version)
+if ! "$root/target/tools/bin/mdbook-quiz" --version 2>/dev/null | grep -qx "mdbook-quiz $mdbook_quiz_version"; then
+    step Installing "mdbook-quiz $mdbook_quiz_version into target/tools (first run only)"
+    t0=$(date +%s)
+    cargo install --locked --quiet mdbook-quiz --version "=$mdbook_quiz_version" --root "$root/target/tools"
+    step Installed "mdbook-quiz in $(( $(date +%s) - t0 ))s"
+fi
+step Checking "the quizzes' answers against the compiler (xsafe-book-quiz check)"
+cargo run --locked --quiet -p xsafe-book-quiz -- check
+
 step Building "the book (mdbook build book)"
 "$mdbook" build book
 
@@ -105,8 +122,9 @@ cargo run --locked --quiet -p xsafe-book-linkcheck -- book/book \
 # The book as readers get it: every page in headless Chromium (Debian's
 # `chromium`, driven by node over the DevTools pipe, no npm packages): no
 # console errors, Run buttons exactly on the blocks that run on the
-# playground, search, figures, 390 px wide pages, 404.html under site-url.
-# About 25 s; both programs are installed when missing and the machine
+# playground, each chapter's quiz answered (one answer wrong) offline,
+# search, figures, 390 px wide pages, 404.html under site-url.
+# About 40 s; both programs are installed when missing and the machine
 # allows it, else the test is skipped with a warning.
 for program in chromium node; do
     command -v "$program" >/dev/null 2>&1 && continue

@@ -2,7 +2,9 @@
 //! exercise is read from the tool's state, never graded). mdbook is
 //! `$XSAFE_MDBOOK` if set, else the copy `--install` put in target/tools,
 //! else the one on the PATH when its version is 0.5.x (the book's
-//! `book.toml` is written for mdbook 0.5).
+//! `book.toml` is written for mdbook 0.5). The chapters' quizzes need
+//! mdbook-quiz, which `--install` puts in target/tools too; without it the
+//! book is built with a note in place of each quiz.
 
 use crate::course::{BOOK_PORT, Course, ExerciseInfo};
 use crate::progress::{self, State};
@@ -28,6 +30,14 @@ fn mdbook_series() -> &'static str {
 /// How long `--install` takes: `cargo install mdbook` compiles about 190
 /// crates (measured: 191 s on 2 cores shared with other builds).
 const INSTALL_TIME: &str = "about 190 crates: 2 to 3 minutes on 2 cores";
+
+/// The mdbook-quiz that `--install` installs, for the chapters' quizzes:
+/// written once, in `book/mdbook-quiz-version`, which ci/test.sh and the
+/// Pages workflow read too.
+const MDBOOK_QUIZ_VERSION: &str = include_str!("../../../book/mdbook-quiz-version").trim_ascii();
+
+/// How long installing mdbook-quiz takes (measured: 85 s on 2 cores).
+const QUIZ_INSTALL_TIME: &str = "1 to 2 minutes on 2 cores";
 
 /// What `book` does.
 #[derive(Debug, Clone, Copy)]
@@ -88,24 +98,30 @@ fn find_mdbook(root: &Path) -> Result<Mdbook, String> {
     }
 }
 
+/// Whether target/tools holds the mdbook-quiz the book is tested with.
+fn has_mdbook_quiz(root: &Path) -> bool {
+    version_of(&root.join("target/tools/bin/mdbook-quiz"))
+        .is_some_and(|version| version == MDBOOK_QUIZ_VERSION)
+}
+
 /// Installs mdbook into `target/tools`, showing each crate cargo compiles
 /// on one line. Returns its path.
 fn install(root: &Path) -> Result<PathBuf, String> {
+    install_tool(root, "mdbook", MDBOOK_VERSION, INSTALL_TIME)?;
+    Ok(root.join("target/tools/bin/mdbook"))
+}
+
+/// Installs `name` at `version` into `target/tools`, showing each crate
+/// cargo compiles on one line.
+fn install_tool(root: &Path, name: &str, version: &str, time: &str) -> Result<(), String> {
     term::status(
         "Installing",
-        &format!("mdbook {MDBOOK_VERSION} into target/tools ({INSTALL_TIME}, once)"),
+        &format!("{name} {version} into target/tools ({time}, once)"),
     );
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut child = Command::new(cargo)
-        .args([
-            "install",
-            "--locked",
-            "--color",
-            "never",
-            "mdbook",
-            "--version",
-        ])
-        .arg(format!("={MDBOOK_VERSION}"))
+        .args(["install", "--locked", "--color", "never", name, "--version"])
+        .arg(format!("={version}"))
         .arg("--root")
         .arg(root.join("target/tools"))
         .stdin(Stdio::null())
@@ -145,16 +161,18 @@ fn install(root: &Path) -> Result<PathBuf, String> {
         for line in &everything {
             eprintln!("{line}");
         }
-        return Err("could not install mdbook; cargo's messages are above".to_owned());
+        return Err(format!(
+            "could not install {name}; cargo's messages are above"
+        ));
     }
     term::status(
         "Installed",
         &format!(
-            "mdbook {MDBOOK_VERSION} in {:.0} s (target/tools/bin/mdbook: `cargo xsafe book` finds it there)",
+            "{name} {version} in {:.0} s (target/tools/bin/{name}: `cargo xsafe book` finds it there)",
             started.elapsed().as_secs_f64()
         ),
     );
-    Ok(root.join("target/tools/bin/mdbook"))
+    Ok(())
 }
 
 /// Runs `book`.
@@ -187,6 +205,15 @@ pub fn book(course: &Course, options: BookOptions) -> ExitCode {
             return ExitCode::from(crate::CANNOT_RUN);
         }
     };
+    if options.install
+        && !has_mdbook_quiz(root)
+        && let Err(err) = install_tool(root, "mdbook-quiz", MDBOOK_QUIZ_VERSION, QUIZ_INSTALL_TIME)
+    {
+        term::status(
+            "Note",
+            &format!("{err}: the book is built without its quizzes"),
+        );
+    }
     let state = State::load(course);
     let toolchain = progress::toolchain(root);
     let standings = progress::standings(course, &state, &toolchain);

@@ -98,7 +98,8 @@ enum Commands {
         #[arg(long)]
         no_open: bool,
         /// Install mdbook into target/tools first if no suitable one is
-        /// found (2 to 3 minutes on 2 cores, once).
+        /// found (2 to 3 minutes on 2 cores, once), and mdbook-quiz, for
+        /// the chapters' quizzes, if target/tools does not have it.
         #[arg(long)]
         install: bool,
     },
