@@ -218,6 +218,9 @@ pub struct Job {
     /// Its steps, run in order (a step runs whatever the previous one
     /// ended with).
     pub steps: Vec<Step>,
+    /// Whether its steps run at once rather than in order (steps that
+    /// build into different target folders).
+    pub concurrent: bool,
     /// What it brings back.
     pub collect: Vec<Collect>,
     /// The size of its `/tmp`.
@@ -237,6 +240,8 @@ pub struct StepOutput {
     pub status: Option<i32>,
     /// Its time limit.
     pub time: Duration,
+    /// How long it took, when it ended.
+    pub took: Option<Duration>,
 }
 
 impl StepOutput {
@@ -281,6 +286,7 @@ impl JobOutput {
             stderr: String::new(),
             status: None,
             time: Duration::ZERO,
+            took: None,
         })
     }
 
@@ -526,6 +532,14 @@ impl Confiner {
                                 .into_owned(),
                             status,
                             time: step.time,
+                            took: take("time").and_then(|text| {
+                                let text = String::from_utf8_lossy(&text).into_owned();
+                                let mut stamps = text
+                                    .lines()
+                                    .filter_map(|line| line.trim().parse::<f64>().ok());
+                                let (start, end) = (stamps.next()?, stamps.next()?);
+                                Duration::try_from_secs_f64(end - start).ok()
+                            }),
                         },
                     );
                 }
@@ -782,11 +796,17 @@ fn script(job: &Job, out: &Path) -> String {
         }
         let _ = writeln!(
             script,
-            "{line} </dev/null >{} 2>{}\necho $? >{}",
+            "( date +%s.%N >{}\n{line} </dev/null >{} 2>{}\necho $? >{}\ndate +%s.%N >>{} ){}",
+            file("time"),
             file("out"),
             file("err"),
-            file("status")
+            file("status"),
+            file("time"),
+            if job.concurrent { " &" } else { "" }
         );
+    }
+    if job.concurrent {
+        script.push_str("wait\n");
     }
     // The archive: what the steps printed, then the collected files (the
     // files of a folder only when written after the seeding), listed with
@@ -972,6 +992,7 @@ mod tests {
                     t = target.display()
                 ),
             )],
+            concurrent: false,
             collect: vec![
                 Collect::File(target.join("made")),
                 Collect::Suffix(target.clone(), "ed"),
@@ -1032,6 +1053,7 @@ mod tests {
             reads: vec![given.clone()],
             writes: Vec::new(),
             steps: vec![shell("probe", &script)],
+            concurrent: false,
             collect: Vec::new(),
             tmp_bytes: 1 << 20,
             bounds: bounds(),
@@ -1066,6 +1088,7 @@ mod tests {
             reads: Vec::new(),
             writes: vec![Writable::Kept(dir.join("target"))],
             steps: Vec::new(),
+            concurrent: false,
             collect: Vec::new(),
             tmp_bytes: 1 << 20,
             bounds: bounds(),

@@ -295,6 +295,15 @@ fn stamp_key(
             if !entry.file_type().is_file() {
                 continue;
             }
+            // Without a build, only what resolution reads matters (the
+            // learner's tool copies the learner's own files here).
+            let manifest = matches!(
+                entry.file_name().to_str(),
+                Some("Cargo.toml" | "Cargo.lock")
+            );
+            if !spec.build && !manifest {
+                continue;
+            }
             digest.update(entry.path().as_os_str().as_encoded_bytes());
             digest.update([0]);
             if let Ok(content) = std::fs::read(entry.path()) {
@@ -423,6 +432,7 @@ fn build_caches(
             Writable::Kept(caches.doc.clone()),
         ],
         steps,
+        concurrent: true,
         collect: Vec::<Collect>::new(),
         tmp_bytes: 512 << 20,
         bounds: Bounds {
