@@ -1,21 +1,28 @@
 //! The X-safe Rust grading engine.
 //!
-//! [`grade`] grades one exercise crate: it generates a cargo workspace for
-//! the exercise's cases ([`project`]), builds it once, and decides:
+//! [`grade`] grades one exercise crate, phase by phase (`grade.rs`):
 //!
-//! * **compile-fail** cases from the compiler's JSON diagnostics against
-//!   the `//~` annotations in the case files ([`compile_fail`]), in a build
-//!   where no learner code runs (a learner's procedural macros are
-//!   recorded in a confined build and replayed: [`macros`]);
-//! * **behaviour** cases by running their `observe` half, linked with the
-//!   learner's code, confined ([`isolation`]), and handing what it printed
-//!   to their `judge` half, built without it ([`behaviour`]);
-//! * the **surface** case from the crate's expanded public items
-//!   ([`surface`]).
+//! * the **trusted** part ([`trusted`]): from the pristine exercise alone,
+//!   the lockfile, a cache of compiled dependencies and the judge;
+//! * **recording** the learner's procedural macros, where the exercise has
+//!   any, in a build of their own ([`macros`]);
+//! * the **deciding build**: the crate (its macros replayed), its
+//!   compile-fail cases, the observing program, the expansion and
+//!   rustdoc's JSON; a crate that reads files outside the exercise
+//!   ([`depinfo`]) or holds code that would run without a case
+//!   ([`before_main`]) is refused here;
+//! * **compile-fail** verdicts from the compiler's JSON diagnostics against
+//!   the `//~` annotations ([`compile_fail`]);
+//! * **observe**, then **judge**: each behaviour case's `observe` half runs
+//!   linked with the learner's code, and its `judge` half, built without
+//!   it, decides from what it printed ([`behaviour`]);
+//! * the **surface**: every item outside code can reach, from rustdoc's
+//!   JSON ([`api`], [`surface`]).
 //!
-//! Every process it starts is bounded in time, output and memory
-//! ([`limits`]), and builds that share a target directory wait for each
-//! other outside their time limits ([`build`]).
+//! Every process that reads, compiles or runs learner bytes is a confined
+//! job ([`confine`]), and every process is bounded in time, output and
+//! memory ([`limits`]). For diagnosis, `XSAFE_SHOW_JOBS=1` prints each
+//! job's script and `XSAFE_TIMINGS=1` the time of each phase and step.
 
 pub mod api;
 pub mod before_main;
