@@ -18,5 +18,6 @@ mod manifest;
 pub use course::{Course, CourseError, Exercise};
 pub use expectation::{AnnotationError, Expectations, ExpectedError, Place};
 pub use manifest::{
-    AllowedItem, Case, Expect, Manifest, ManifestError, Step, StepName, Surface, git_blob_id,
+    AllowedItem, Case, Expect, JudgeSettings, Manifest, ManifestError, Step, StepName, Surface,
+    git_blob_id,
 };

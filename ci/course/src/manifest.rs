@@ -173,6 +173,20 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
     rest.is_empty()
 }
 
+/// How an exercise's judge is built (`[judge]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeSettings {
+    /// Whether the judge links the exercise's reference solution (from
+    /// `solutions/NAME`), as the crate `xsafe_reference`, so that a case's
+    /// judge can replay what was observed on the reference and compare.
+    /// A case that uses it writes its `judge` half (and what it uses of
+    /// the reference) under `#[cfg(xsafe_judge)]`: the observing program
+    /// does not link the reference.
+    #[serde(default)]
+    pub reference: bool,
+}
+
 /// An exercise's `grading/manifest.toml`, with the folder it was read from.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -189,6 +203,9 @@ pub struct Manifest {
     /// The exercise's public API, and what else a solution may make public.
     #[serde(default)]
     pub surface: Surface,
+    /// How the judge is built.
+    #[serde(default)]
+    pub judge: JudgeSettings,
     /// The steps, in order.
     #[serde(rename = "step")]
     pub steps: Vec<Step>,

@@ -136,6 +136,14 @@ struct Plan {
 }
 
 impl Plan {
+    /// The exercise's reference solution (`solutions/NAME` beside the
+    /// pristine exercise's `exercises/NAME`), when the course has it.
+    fn solution(&self) -> Option<PathBuf> {
+        let course = self.request.pristine.parent()?.parent()?;
+        let solution = course.join("solutions").join(&self.manifest.exercise);
+        solution.join("Cargo.toml").is_file().then_some(solution)
+    }
+
     fn show(&self, text: &str) -> String {
         show_paths(text, &self.request.show_paths)
     }
@@ -272,6 +280,7 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
             behaviour: plan.behaviour.iter().collect(),
             compile_fail: plan.compile_fail.iter().collect(),
             build: plan.request.freshness == Freshness::PerGrade,
+            solution: plan.solution().as_deref(),
         },
         &plan.toolchain,
         confiner,
@@ -382,6 +391,7 @@ fn record_macros(
                 observe: true,
                 judge: false,
                 lockfile: Some(&trusted.lockfile),
+                reference: None,
             },
             &work.join("recording-build"),
         )?;
@@ -511,6 +521,7 @@ fn build(
                 observe: observe_here,
                 judge: judge_here,
                 lockfile: Some(&trusted.lockfile),
+                reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
             },
             &work.join("build"),
         )?;

@@ -61,6 +61,9 @@ pub struct ProjectSpec<'a> {
     pub judge: bool,
     /// A lockfile to start from, so dependencies resolve as the course's do.
     pub lockfile: Option<&'a Path>,
+    /// The reference solution's crate, which the judge links as
+    /// `xsafe_reference` when the manifest's `[judge] reference` says so.
+    pub reference: Option<&'a Path>,
 }
 
 /// Why the workspace could not be written.
@@ -185,6 +188,20 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     let mut members = vec!["cases"];
     let mut judge_source = None;
     if spec.judge && !behaviour.is_empty() {
+        let mut dev_dependencies = dev_dependencies;
+        if spec.manifest.judge.reference
+            && let Some(reference) = spec.reference
+        {
+            let package = package_name(&reference.join("Cargo.toml"))?;
+            let mut entry = toml::Table::new();
+            entry.insert("package".into(), package.into());
+            entry.insert(
+                "path".into(),
+                reference.to_string_lossy().into_owned().into(),
+            );
+            dev_dependencies.insert("xsafe_reference".into(), entry.into());
+            path_dependencies.push(reference.to_path_buf());
+        }
         let judge = root.join("judge/judge.rs");
         judge_source = Some(judge.clone());
         write_if_changed(
@@ -278,6 +295,27 @@ impl Project {
                 .join(format!("judge-{}", tag(&self.root)))
         })
     }
+}
+
+/// The package name a `Cargo.toml` declares.
+fn package_name(cargo_toml: &Path) -> Result<String, ProjectError> {
+    let text = std::fs::read_to_string(cargo_toml).map_err(|source| ProjectError::Io {
+        path: cargo_toml.to_path_buf(),
+        source,
+    })?;
+    let manifest: toml::Table = text.parse().map_err(|err| ProjectError::CargoToml {
+        path: cargo_toml.to_path_buf(),
+        problem: format!("not valid TOML: {err}"),
+    })?;
+    manifest
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(toml::Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| ProjectError::CargoToml {
+            path: cargo_toml.to_path_buf(),
+            problem: "no package name".to_owned(),
+        })
 }
 
 /// The judge package's build script: it sets the cfg that leaves every

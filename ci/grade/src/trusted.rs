@@ -73,6 +73,9 @@ pub struct TrustedSpec<'a> {
     /// Whether to build the caches and the judge (fresh grades), or only
     /// the lockfile (the learner's tool builds in kept folders).
     pub build: bool,
+    /// The reference solution, which the judge links when the manifest
+    /// says so.
+    pub solution: Option<&'a Path>,
 }
 
 /// What the trusted part made.
@@ -86,8 +89,6 @@ pub struct Trusted {
     pub judge: Option<PathBuf>,
     /// The grader's own `CARGO_HOME`.
     pub cargo_home: PathBuf,
-    /// A shared lock on the caches, held while the grade copies them.
-    _lock: File,
 }
 
 /// The target folders a grade's builds start from.
@@ -149,15 +150,20 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-/// The stamp of a trusted build: what it was made from, and the judge.
+/// The stamp of a finished trusted version: the judge it built.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Stamp {
-    key: String,
     judge: Option<PathBuf>,
 }
 
-/// Makes (or finds up to date) the trusted part of grading `spec`'s
-/// exercise with `toolchain`.
+/// Makes (or finds) the trusted part of grading `spec`'s exercise with
+/// `toolchain`.
+///
+/// Each version of it lives in a folder named by the digest of everything
+/// it is made from, and is never changed once its stamp is written: a
+/// grade reads a finished version without a lock, and only the making of a
+/// new version takes the exercise's lock (so a grader waits for another's
+/// build of the same version, never for its grade).
 pub fn prepare(
     spec: &TrustedSpec<'_>,
     toolchain: &Toolchain,
@@ -167,101 +173,92 @@ pub fn prepare(
     let manifest = Manifest::load(&spec.pristine.join("grading"))
         .map_err(|err| TrustedError::Build(err.to_string()))?;
     let dir = folder(spec.root, &manifest.exercise, toolchain);
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let key = version_key(spec, toolchain)?;
+    let version = dir.join(&key[..24]);
     let cargo_home = pinned_cargo_home(spec.root).map_err(io(spec.root))?;
-    let lock_path = dir.join("lock");
-    let lock = File::create(&lock_path).map_err(io(&lock_path))?;
-    // Up to date under a shared lock; rebuilt under an exclusive one.
-    lock.lock_shared().map_err(io(&lock_path))?;
-    let reference = dir.join("crate");
-    let workspace = dir.join("workspace");
+    let workspace = version.join("workspace");
     let caches = Caches {
-        build: dir.join("cache-build"),
-        doc: dir.join("cache-doc"),
+        build: version.join("cache-build"),
+        doc: version.join("cache-doc"),
     };
-    let stamp_path = dir.join("stamp.json");
+    let stamp_path = version.join("stamp.json");
     let read_stamp =
         || -> Option<Stamp> { serde_json::from_slice(&std::fs::read(&stamp_path).ok()?).ok() };
-    let key = |project: &Project| stamp_key(spec, toolchain, project, &reference);
-    let make = |lock: &File| -> Result<(Project, String), TrustedError> {
-        let _ = lock;
-        build_sandbox(
-            &SandboxSpec {
-                exercise_dir: spec.pristine,
-                learner_dir: None,
-                overlay: None,
-                lockfile: spec.lockfile,
-            },
-            &reference,
-        )?;
-        let reference_manifest = Manifest::load(&reference.join("grading"))
-            .map_err(|err| TrustedError::Build(err.to_string()))?;
-        let compile_fail = same_cases(&reference_manifest, &spec.compile_fail);
-        let behaviour = same_cases(&reference_manifest, &spec.behaviour);
-        let project = write_project(
-            &ProjectSpec {
-                manifest: &reference_manifest,
-                crate_dir: &reference,
-                compile_fail: compile_fail.iter().collect(),
-                behaviour: behaviour.iter().collect(),
-                observe: !behaviour.is_empty(),
-                judge: !behaviour.is_empty(),
-                lockfile: spec.lockfile,
-            },
-            &workspace,
-        )?;
-        let key = key(&project);
-        Ok((project, key))
-    };
-    let (project, current) = make(&lock)?;
-    let fresh = read_stamp().filter(|stamp| stamp.key == current);
-    let stamp = match fresh {
+    let stamp = match read_stamp() {
         Some(stamp) => stamp,
         None => {
-            lock.unlock().map_err(io(&lock_path))?;
+            std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+            let lock_path = dir.join("lock");
+            let lock = File::create(&lock_path).map_err(io(&lock_path))?;
             lock.lock().map_err(io(&lock_path))?;
-            let (project, current) = make(&lock)?;
-            let stamp = match read_stamp().filter(|stamp| stamp.key == current) {
+            match read_stamp() {
                 Some(stamp) => stamp,
                 None => {
-                    let _ = std::fs::remove_file(&stamp_path);
+                    let project = make_version(spec, &version, &workspace)?;
                     fetch(&project, toolchain, &cargo_home, limits)?;
                     let judge = if spec.build {
                         build_caches(
                             &project,
                             &caches,
-                            &confiner.with_scratch(&dir.join("scratch")),
+                            &confiner.with_scratch(&version.join("scratch")),
                             limits,
                         )?
                     } else {
                         None
                     };
-                    // The key again: the fetch wrote the lockfile.
-                    let stamp = Stamp {
-                        key: key(&project),
-                        judge,
-                    };
+                    let stamp = Stamp { judge };
                     let text = serde_json::to_vec(&stamp).unwrap_or_default();
                     std::fs::write(&stamp_path, text).map_err(io(&stamp_path))?;
                     stamp
                 }
-            };
-            lock.unlock().map_err(io(&lock_path))?;
-            lock.lock_shared().map_err(io(&lock_path))?;
-            stamp
+            }
         }
     };
-    let _ = project;
     Ok(Trusted {
         lockfile: workspace.join("Cargo.lock"),
         caches: spec.build.then_some(caches),
         judge: stamp.judge,
         cargo_home,
-        _lock: lock,
     })
 }
 
-/// The cases of `wanted`, as `manifest` (the reference copy's) has them.
+/// Writes a version's copy of the starter and its workspace (the grade's
+/// workspace, with the starter as the crate under test).
+fn make_version(
+    spec: &TrustedSpec<'_>,
+    version: &Path,
+    workspace: &Path,
+) -> Result<Project, TrustedError> {
+    let starter_copy = version.join("crate");
+    build_sandbox(
+        &SandboxSpec {
+            exercise_dir: spec.pristine,
+            learner_dir: None,
+            overlay: None,
+            lockfile: spec.lockfile,
+        },
+        &starter_copy,
+    )?;
+    let manifest = Manifest::load(&starter_copy.join("grading"))
+        .map_err(|err| TrustedError::Build(err.to_string()))?;
+    let compile_fail = same_cases(&manifest, &spec.compile_fail);
+    let behaviour = same_cases(&manifest, &spec.behaviour);
+    Ok(write_project(
+        &ProjectSpec {
+            manifest: &manifest,
+            crate_dir: &starter_copy,
+            compile_fail: compile_fail.iter().collect(),
+            behaviour: behaviour.iter().collect(),
+            observe: !behaviour.is_empty(),
+            judge: !behaviour.is_empty(),
+            lockfile: spec.lockfile,
+            reference: spec.solution,
+        },
+        workspace,
+    )?)
+}
+
+/// The cases of `wanted`, as `manifest` (the starter copy's) has them.
 fn same_cases(manifest: &Manifest, wanted: &[&Case]) -> Vec<Case> {
     manifest
         .cases
@@ -271,22 +268,31 @@ fn same_cases(manifest: &Manifest, wanted: &[&Case]) -> Vec<Case> {
         .collect()
 }
 
-/// What a trusted build is made from, as one digest: the toolchain, every
-/// file of the workspace, of the reference crate and of the course's path
-/// dependencies, and the fresh/kept choice.
-fn stamp_key(
-    spec: &TrustedSpec<'_>,
-    toolchain: &Toolchain,
-    project: &Project,
-    reference: &Path,
-) -> String {
+/// What a version is made from, as one digest: the toolchain, the course's
+/// lockfile, the cases asked for, whether caches are built, and every file
+/// of the pristine exercise, of the course's path dependencies it names
+/// and of the reference solution the judge links. Without caches (the
+/// learner's tool, whose "pristine" exercise is the learner's own folder),
+/// only the manifests count: the fetch reads nothing else.
+fn version_key(spec: &TrustedSpec<'_>, toolchain: &Toolchain) -> Result<String, TrustedError> {
     let mut digest = Sha256::new();
     digest.update(toolchain.version.as_bytes());
+    digest.update(toolchain.sysroot.as_os_str().as_encoded_bytes());
     digest.update([u8::from(spec.build)]);
-    let mut roots: Vec<&Path> = vec![&project.root, reference];
-    roots.extend(project.path_dependencies.iter().map(PathBuf::as_path));
+    if let Some(lockfile) = spec.lockfile {
+        digest.update(Sha256::digest(std::fs::read(lockfile).unwrap_or_default()));
+    }
+    for case in spec.compile_fail.iter().chain(&spec.behaviour) {
+        digest.update(case.name().as_bytes());
+        digest.update([0]);
+    }
+    let cargo_toml = spec.pristine.join("Cargo.toml");
+    let text = std::fs::read_to_string(&cargo_toml).map_err(io(&cargo_toml))?;
+    let mut roots: Vec<PathBuf> = vec![spec.pristine.to_path_buf()];
+    roots.extend(path_dependencies(&text, spec.pristine));
+    roots.extend(spec.solution.map(Path::to_path_buf));
     for root in roots {
-        let walk = walkdir::WalkDir::new(root)
+        let walk = walkdir::WalkDir::new(&root)
             .follow_links(false)
             .sort_by_file_name()
             .into_iter()
@@ -295,8 +301,6 @@ fn stamp_key(
             if !entry.file_type().is_file() {
                 continue;
             }
-            // Without a build, only what resolution reads matters (the
-            // learner's tool copies the learner's own files here).
             let manifest = matches!(
                 entry.file_name().to_str(),
                 Some("Cargo.toml" | "Cargo.lock")
@@ -311,7 +315,23 @@ fn stamp_key(
             }
         }
     }
-    hex(&digest.finalize())
+    Ok(hex(&digest.finalize()))
+}
+
+/// The folders of the path dependencies a `Cargo.toml` names (relative to
+/// `base`).
+fn path_dependencies(cargo_toml: &str, base: &Path) -> Vec<PathBuf> {
+    let Ok(manifest) = cargo_toml.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    ["dependencies", "dev-dependencies", "build-dependencies"]
+        .iter()
+        .filter_map(|section| manifest.get(*section)?.as_table())
+        .flat_map(|table| table.values())
+        .filter_map(|dependency| dependency.get("path")?.as_str())
+        .map(|path| crate::build::normalized(&base.join(path)))
+        .filter(|path| !path.starts_with(base))
+        .collect()
 }
 
 /// `cargo fetch` of the trusted workspace: the only unconfined cargo of a
@@ -341,7 +361,7 @@ fn fetch(
     }
 }
 
-/// Builds the caches from the reference crate: the crate and the judge
+/// Builds the caches from the starter_copy crate: the crate and the judge
 /// into `caches.build`, rustdoc's JSON and the expansion into
 /// `caches.doc`. Returns the judge, when there is one.
 fn build_caches(
