@@ -123,8 +123,8 @@ pub struct Surface {
     /// exercise's API. Written by `cargo xtask surface`, checked by a test.
     #[serde(default)]
     pub api: Vec<String>,
-    /// Further items a solution may add, each with why it is harmless or
-    /// which case probes it (`*` matches any text: `impl Sendable for *`).
+    /// Further items a solution may add, each an exact line of the
+    /// canonical form, with why it is harmless or which case probes it.
     #[serde(default)]
     pub allow: Vec<AllowedItem>,
 }
@@ -133,44 +133,41 @@ pub struct Surface {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AllowedItem {
-    /// The item, as the surface lists it; `*` matches any text.
+    /// The item, exactly as the surface lists it.
     pub item: String,
+    /// The items of the API it stands for, when it is another way to write
+    /// them that the syntax cannot show to be the same (`L: LockBefore<A>`
+    /// for `A: LockAfter<L>`; one generic method for one per state): a
+    /// crate with this item need not have those.
+    #[serde(default)]
+    pub replaces: Vec<String>,
     /// Why it is allowed: why it cannot break the invariant, or the case
     /// that checks what it does.
     pub why: String,
 }
 
 impl Surface {
-    /// Whether `item` is part of the API or allowed.
+    /// The items of the API that `items` lacks, but for those an allowed
+    /// item it has stands for.
+    pub fn missing<'a>(&'a self, items: &std::collections::BTreeSet<String>) -> Vec<&'a String> {
+        self.api
+            .iter()
+            .filter(|line| !items.contains(*line))
+            .filter(|line| {
+                !self
+                    .allow
+                    .iter()
+                    .any(|allowed| items.contains(&allowed.item) && allowed.replaces.contains(line))
+            })
+            .collect()
+    }
+
+    /// Whether `item` is part of the API or allowed: an exact line of
+    /// either, nothing by wildcard.
     pub fn permits(&self, item: &str) -> bool {
         self.api.iter().any(|api| api == item)
-            || self
-                .allow
-                .iter()
-                .any(|allowed| wildcard_match(&allowed.item, item))
+            || self.allow.iter().any(|allowed| allowed.item == item)
     }
-}
-
-/// `pattern` with `*` matching any run of characters.
-fn wildcard_match(pattern: &str, text: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let Some(first) = parts.next() else {
-        return text.is_empty();
-    };
-    let Some(mut rest) = text.strip_prefix(first) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    for (index, part) in parts.iter().enumerate() {
-        if index + 1 == parts.len() {
-            return rest.ends_with(part);
-        }
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    rest.is_empty()
 }
 
 /// How an exercise's judge is built (`[judge]`).
@@ -443,18 +440,31 @@ mod tests {
         );
     }
 
-    /// `*` matches any run of characters, anywhere in the pattern.
+    /// The surface permits exact lines of its API and allow-list, and no
+    /// line by pattern: a `*` is a character like any other.
     #[test]
-    fn wildcards() {
-        assert!(wildcard_match(
-            "impl Sendable for *",
-            "impl Sendable for Vec"
-        ));
-        assert!(wildcard_match("impl * for Token", "impl Clone for Token"));
-        assert!(!wildcard_match("impl * for Token", "impl Clone for Tokens"));
-        assert!(wildcard_match("fn Set::*", "fn Set::len"));
-        assert!(!wildcard_match("fn Set::len", "fn Set::len2"));
-        assert!(wildcard_match("*", ""));
+    fn permits_exact_lines_only() {
+        let surface = Surface {
+            api: vec!["fn Set<T0>::len(&'l0 self) -> usize".to_owned()],
+            allow: vec![AllowedItem {
+                item: "impl Debug for Set<T0> where T0: Debug".to_owned(),
+                why: "formats".to_owned(),
+                replaces: Vec::new(),
+            }],
+        };
+        assert!(surface.permits("fn Set<T0>::len(&'l0 self) -> usize"));
+        assert!(surface.permits("impl Debug for Set<T0> where T0: Debug"));
+        assert!(!surface.permits("impl Debug for Set<T0>"));
+        assert!(!surface.permits("fn Set<T0>::len(&'l0 self) -> u32"));
+        let wild = Surface {
+            api: Vec::new(),
+            allow: vec![AllowedItem {
+                item: "impl * for Set<T0>".to_owned(),
+                why: "no".to_owned(),
+                replaces: Vec::new(),
+            }],
+        };
+        assert!(!wild.permits("impl Clone for Set<T0>"));
     }
 
     /// A file that starts with code has no "proves" comment.

@@ -16,11 +16,14 @@
 //! bound, or what an `impl Trait` or `dyn Trait` in a signature names):
 //! its methods are then callable through any bound that implies it.
 //!
-//! An item is listed as `KIND NAME`: `struct Node`, `fn spawn`,
-//! `fn OrderedSet::insert`, `field Node::key`, `macro impl_lock_after`,
-//! `impl Clone for OrderedSet`, `impl From<u16> for Port`,
-//! `impl Sendable for Vec<_>` (type parameters are `_`, lifetimes go).
+//! Each item is one line with its whole signature, in the canonical form
+//! of [`crate::canon`]: `fn OrderedSet<T0>::get(&'l0 self, &T0) ->
+//! Option<&'l0 T0> where T0: Ord`, `field Transfer::amount: u64`,
+//! `unsafe impl Sendable for Vec<T0> where T0: Sendable`, `macro
+//! impl_lock_after { ($:ty => $:ty) }`, `impl Send for Token` (the
+//! compiler's own `Send` and `Sync`, which are part of the contract too).
 
+use crate::canon::Line;
 use rustdoc_types::{
     Crate, GenericArg, GenericArgs, GenericBound, Id, Impl, Item, ItemEnum, Path, Term, Type,
     Visibility, WherePredicate,
@@ -52,6 +55,7 @@ pub fn reachable(krate: &Crate) -> BTreeSet<String> {
     let mut reader = Reader {
         krate,
         surface: BTreeSet::new(),
+        named: HashSet::new(),
         reached: HashSet::new(),
         queue: VecDeque::new(),
     };
@@ -65,6 +69,8 @@ pub fn reachable(krate: &Crate) -> BTreeSet<String> {
 struct Reader<'a> {
     krate: &'a Crate,
     surface: BTreeSet<String>,
+    /// Local items outside code can name (exported).
+    named: HashSet<Id>,
     /// Local types and traits reached so far.
     reached: HashSet<Id>,
     /// Reached, still to expand (their fields, impls, items).
@@ -110,8 +116,11 @@ impl Reader<'_> {
                     .iter()
                     .any(|attr| matches!(attr, rustdoc_types::Attribute::MacroExport))
                 {
-                    self.surface
-                        .insert(format!("macro {}", item.name.clone().unwrap_or_default()));
+                    let name = item.name.clone().unwrap_or_default();
+                    let ItemEnum::Macro(source) = &item.inner else {
+                        continue;
+                    };
+                    self.surface.insert(crate::canon::macro_line(&name, source));
                 }
                 continue;
             }
@@ -154,24 +163,52 @@ impl Reader<'_> {
         }
     }
 
-    /// An exported item: listed by kind and name, and reached.
+    /// An exported item: listed with its signature, and reached.
     fn export(&mut self, id: &Id, name: &str) {
         let Some(item) = self.item(id).cloned() else {
             return;
         };
-        let kind = match &item.inner {
-            ItemEnum::Struct(_) => "struct",
-            ItemEnum::Enum(_) => "enum",
-            ItemEnum::Union(_) => "union",
-            ItemEnum::Trait(_) | ItemEnum::TraitAlias(_) => "trait",
-            ItemEnum::Function(_) => "fn",
-            ItemEnum::Constant { .. } => "const",
-            ItemEnum::Static(_) => "static",
-            ItemEnum::TypeAlias(_) => "type",
-            ItemEnum::Macro(_) | ItemEnum::ProcMacro(_) => "macro",
+        self.named.insert(*id);
+        let line = match &item.inner {
+            ItemEnum::Struct(inner) => self.definition("struct", name, &inner.generics),
+            ItemEnum::Enum(inner) => self.definition("enum", name, &inner.generics),
+            ItemEnum::Union(inner) => self.definition("union", name, &inner.generics),
+            ItemEnum::Trait(inner) => self.trait_line(name, inner),
+            ItemEnum::TraitAlias(inner) => {
+                let mut line = Line::new(self.krate, &format!("trait {name}"));
+                line.declare(&inner.generics);
+                line.push(" =");
+                line.push_bounds(&inner.params);
+                line.finish()
+            }
+            ItemEnum::Function(function) => {
+                let mut line = Line::new(self.krate, &format!("fn {name}"));
+                line.push_signature(function);
+                line.finish()
+            }
+            ItemEnum::Constant { type_, .. } => {
+                let mut line = Line::new(self.krate, &format!("const {name}: "));
+                line.push_type(type_);
+                line.finish()
+            }
+            ItemEnum::Static(inner) => {
+                let mutable = if inner.is_mutable { "mut " } else { "" };
+                let mut line = Line::new(self.krate, &format!("static {mutable}{name}: "));
+                line.push_type(&inner.type_);
+                line.finish()
+            }
+            ItemEnum::TypeAlias(alias) => {
+                let mut line = Line::new(self.krate, &format!("type {name}"));
+                line.declare(&alias.generics);
+                line.push(" = ");
+                line.push_type(&alias.type_);
+                line.finish()
+            }
+            ItemEnum::Macro(source) => crate::canon::macro_line(name, source),
+            ItemEnum::ProcMacro(_) => format!("macro {name}"),
             _ => return,
         };
-        self.surface.insert(format!("{kind} {name}"));
+        self.surface.insert(line);
         match &item.inner {
             ItemEnum::Function(function) => self.signature(function),
             ItemEnum::Constant { type_, .. } => self.types_in(type_),
@@ -179,6 +216,23 @@ impl Reader<'_> {
             ItemEnum::TypeAlias(alias) => self.types_in(&alias.type_),
             _ => self.reach(id),
         }
+    }
+
+    /// `struct NAME<T0, ...> where ...`.
+    fn definition(&self, kind: &str, name: &str, generics: &rustdoc_types::Generics) -> String {
+        let mut line = Line::new(self.krate, &format!("{kind} {name}"));
+        line.declare(generics);
+        line.finish()
+    }
+
+    /// `unsafe trait NAME<T0>: Super + ... where ...`.
+    fn trait_line(&self, name: &str, inner: &rustdoc_types::Trait) -> String {
+        let unsafety = if inner.is_unsafe { "unsafe " } else { "" };
+        let auto = if inner.is_auto { "auto " } else { "" };
+        let mut line = Line::new(self.krate, &format!("{unsafety}{auto}trait {name}"));
+        line.declare(&inner.generics);
+        line.push_bounds(&inner.bounds);
+        line.finish()
     }
 
     /// Every local type and trait a function's signature and bounds name.
@@ -335,6 +389,23 @@ impl Reader<'_> {
             return;
         };
         let name = item.name.clone().unwrap_or_default();
+        if !self.named.contains(id) {
+            // Reached through a signature, though no path names it.
+            let line = match &item.inner {
+                ItemEnum::Struct(inner) => {
+                    self.definition("reachable struct", &name, &inner.generics)
+                }
+                ItemEnum::Enum(inner) => self.definition("reachable enum", &name, &inner.generics),
+                ItemEnum::Union(inner) => {
+                    self.definition("reachable union", &name, &inner.generics)
+                }
+                ItemEnum::Trait(inner) => format!("reachable {}", self.trait_line(&name, inner)),
+                _ => String::new(),
+            };
+            if !line.is_empty() {
+                self.surface.insert(line);
+            }
+        }
         match &item.inner {
             ItemEnum::Struct(inner) => {
                 self.generics(&inner.generics);
@@ -345,21 +416,28 @@ impl Reader<'_> {
                     }
                     rustdoc_types::StructKind::Plain { fields, .. } => fields.clone(),
                 };
-                self.fields(&name, &fields);
+                self.fields(&name, &inner.generics, &fields);
                 self.impls(&inner.impls.clone(), false);
             }
             ItemEnum::Union(inner) => {
-                self.fields(&name, &inner.fields.clone());
+                self.fields(&name, &inner.generics, &inner.fields.clone());
                 self.impls(&inner.impls.clone(), false);
             }
             ItemEnum::Enum(inner) => {
                 self.generics(&inner.generics);
-                for variant in inner.variants.clone() {
-                    let Some(ItemEnum::Variant(variant)) =
-                        self.item(&variant).map(|item| item.inner.clone())
-                    else {
+                for variant_id in inner.variants.clone() {
+                    let Some(variant_item) = self.item(&variant_id).cloned() else {
                         continue;
                     };
+                    let ItemEnum::Variant(variant) = variant_item.inner.clone() else {
+                        continue;
+                    };
+                    self.surface.insert(self.variant_line(
+                        &name,
+                        &inner.generics,
+                        variant_item.name.as_deref().unwrap_or("_"),
+                        &variant,
+                    ));
                     let fields: Vec<Id> = match variant.kind {
                         rustdoc_types::VariantKind::Plain => Vec::new(),
                         rustdoc_types::VariantKind::Tuple(fields) => {
@@ -385,25 +463,50 @@ impl Reader<'_> {
                         continue;
                     };
                     let member_name = member.name.clone().unwrap_or_default();
-                    let kind = match &member.inner {
+                    let mut line = Line::new(self.krate, "");
+                    match &member.inner {
                         ItemEnum::Function(function) => {
                             self.signature(function);
-                            "fn"
+                            line.push(&format!("fn {name}"));
+                            line.declare(&inner.generics);
+                            line.push(&format!("::{member_name}"));
+                            line.push_signature(function);
+                            if function.has_body {
+                                line.push(" provided");
+                            }
                         }
-                        ItemEnum::AssocConst { type_, .. } => {
+                        ItemEnum::AssocConst { type_, value } => {
                             self.types_in(type_);
-                            "const"
+                            line.push(&format!("const {name}"));
+                            line.declare(&inner.generics);
+                            line.push(&format!("::{member_name}: "));
+                            line.push_type(type_);
+                            if value.is_some() {
+                                line.push(" provided");
+                            }
                         }
-                        ItemEnum::AssocType { bounds, type_, .. } => {
+                        ItemEnum::AssocType {
+                            bounds,
+                            type_,
+                            generics,
+                        } => {
                             self.bounds(bounds);
                             if let Some(ty) = type_ {
                                 self.types_in(ty);
                             }
-                            "type"
+                            line.push(&format!("type {name}"));
+                            line.declare(&inner.generics);
+                            line.push(&format!("::{member_name}"));
+                            line.keep_bounds(generics);
+                            line.push_bounds(bounds);
+                            if let Some(ty) = type_ {
+                                line.push(" = ");
+                                line.push_type(ty);
+                            }
                         }
                         _ => continue,
-                    };
-                    self.surface.insert(format!("{kind} {name}::{member_name}"));
+                    }
+                    self.surface.insert(line.finish());
                 }
                 self.impls(&inner.implementations.clone(), true);
             }
@@ -412,7 +515,62 @@ impl Reader<'_> {
         }
     }
 
-    fn fields(&mut self, owner: &str, fields: &[Id]) {
+    /// `variant Enum<T0>::Name(T0, u8)`, `variant Enum::Name { a: T0 }`,
+    /// `variant Enum::Name = 3`.
+    fn variant_line(
+        &self,
+        owner: &str,
+        generics: &rustdoc_types::Generics,
+        name: &str,
+        variant: &rustdoc_types::Variant,
+    ) -> String {
+        let mut line = Line::new(self.krate, &format!("variant {owner}"));
+        line.declare(generics);
+        line.push(&format!("::{name}"));
+        let field_type = |id: &Id| match self.item(id).map(|item| &item.inner) {
+            Some(ItemEnum::StructField(ty)) => Some(ty.clone()),
+            _ => None,
+        };
+        match &variant.kind {
+            rustdoc_types::VariantKind::Plain => {}
+            rustdoc_types::VariantKind::Tuple(fields) => {
+                line.push("(");
+                for (index, field) in fields.iter().enumerate() {
+                    if index > 0 {
+                        line.push(", ");
+                    }
+                    match field.as_ref().and_then(field_type) {
+                        Some(ty) => line.push_type(&ty),
+                        None => line.push("_"),
+                    }
+                }
+                line.push(")");
+            }
+            rustdoc_types::VariantKind::Struct { fields, .. } => {
+                line.push(" {");
+                for (index, field) in fields.iter().enumerate() {
+                    let field_name = self
+                        .item(field)
+                        .and_then(|item| item.name.clone())
+                        .unwrap_or_default();
+                    line.push(&format!(
+                        "{} {field_name}: ",
+                        if index > 0 { "," } else { "" }
+                    ));
+                    if let Some(ty) = field_type(field) {
+                        line.push_type(&ty);
+                    }
+                }
+                line.push(" }");
+            }
+        }
+        if let Some(discriminant) = &variant.discriminant {
+            line.push(&format!(" = {}", discriminant.value));
+        }
+        line.finish()
+    }
+
+    fn fields(&mut self, owner: &str, generics: &rustdoc_types::Generics, fields: &[Id]) {
         for (index, field) in fields.iter().enumerate() {
             let Some(item) = self.item(field).cloned() else {
                 continue;
@@ -421,8 +579,12 @@ impl Reader<'_> {
                 continue;
             }
             let field_name = item.name.clone().unwrap_or_else(|| index.to_string());
-            self.surface.insert(format!("field {owner}::{field_name}"));
             if let ItemEnum::StructField(ty) = &item.inner {
+                let mut line = Line::new(self.krate, &format!("field {owner}"));
+                line.declare(generics);
+                line.push(&format!("::{field_name}: "));
+                line.push_type(ty);
+                self.surface.insert(line.finish());
                 self.types_in(ty);
             }
         }
@@ -438,9 +600,13 @@ impl Reader<'_> {
             let ItemEnum::Impl(implementation) = &item.inner else {
                 continue;
             };
-            if item.crate_id != 0
-                || implementation.is_synthetic
-                || implementation.blanket_impl.is_some()
+            let auto_trait = implementation.is_synthetic
+                && implementation.trait_.as_ref().is_some_and(|path| {
+                    matches!(path.path.rsplit("::").next(), Some("Send" | "Sync"))
+                });
+            if implementation.blanket_impl.is_some()
+                || (implementation.is_synthetic && !auto_trait)
+                || (item.crate_id != 0 && !auto_trait)
             {
                 continue;
             }
@@ -453,7 +619,6 @@ impl Reader<'_> {
     /// its trait when the trait is this crate's (so that an impl of a
     /// trait outside code cannot reach adds nothing).
     fn one_impl(&mut self, implementation: &Impl, of_trait: bool) {
-        let self_name = base_name(&implementation.for_);
         match &implementation.trait_ {
             None => {
                 for member in &implementation.items {
@@ -463,22 +628,29 @@ impl Reader<'_> {
                     if !is_public(&member) {
                         continue;
                     }
-                    let kind = match &member.inner {
+                    let member_name = member.name.clone().unwrap_or_default();
+                    let line = match &member.inner {
                         ItemEnum::Function(function) => {
                             self.signature(function);
-                            "fn"
+                            let mut line = Line::new(self.krate, "fn ");
+                            line.push_self_type(&implementation.for_);
+                            line.push(&format!("::{member_name}"));
+                            line.keep_bounds(&implementation.generics);
+                            line.push_signature(function);
+                            line.finish()
                         }
                         ItemEnum::AssocConst { type_, .. } => {
                             self.types_in(type_);
-                            "const"
+                            let mut line = Line::new(self.krate, "const ");
+                            line.push_self_type(&implementation.for_);
+                            line.push(&format!("::{member_name}: "));
+                            line.keep_bounds(&implementation.generics);
+                            line.push_type(type_);
+                            line.finish()
                         }
                         _ => continue,
                     };
-                    self.surface.insert(format!(
-                        "{kind} {}::{}",
-                        self_name.as_deref().unwrap_or("_"),
-                        member.name.clone().unwrap_or_default()
-                    ));
+                    self.surface.insert(line);
                 }
                 self.generics(&implementation.generics);
             }
@@ -487,12 +659,8 @@ impl Reader<'_> {
                 {
                     return;
                 }
-                let bang = if implementation.is_negative { "!" } else { "" };
-                self.surface.insert(format!(
-                    "impl {bang}{} for {}",
-                    self.path_text(trait_path),
-                    self.type_text(&implementation.for_)
-                ));
+                let line = self.impl_line(implementation, trait_path);
+                self.surface.insert(line);
                 if let Some(args) = &trait_path.args {
                     self.args(args);
                 }
@@ -517,6 +685,44 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// `unsafe impl Trait<T0> for Type<T0> { type A = X } where ...`.
+    fn impl_line(&self, implementation: &Impl, trait_path: &Path) -> String {
+        let unsafety = if implementation.is_unsafe {
+            "unsafe "
+        } else {
+            ""
+        };
+        let bang = if implementation.is_negative { "!" } else { "" };
+        let mut line = Line::new(self.krate, &format!("{unsafety}impl {bang}"));
+        line.push_path(trait_path);
+        line.push(" for ");
+        line.push_self_type(&implementation.for_);
+        line.keep_bounds(&implementation.generics);
+        let mut members: Vec<String> = Vec::new();
+        for member in &implementation.items {
+            let Some(member) = self.item(member) else {
+                continue;
+            };
+            let member_name = member.name.clone().unwrap_or_default();
+            match &member.inner {
+                ItemEnum::AssocType {
+                    type_: Some(ty), ..
+                } => {
+                    let mut part = Line::new(self.krate, "");
+                    part.push_type(ty);
+                    members.push(format!("type {member_name} = {}", part.finish()));
+                }
+                ItemEnum::AssocConst { .. } => members.push(format!("const {member_name}")),
+                _ => {}
+            }
+        }
+        members.sort();
+        if !members.is_empty() {
+            line.push(&format!(" {{ {} }}", members.join("; ")));
+        }
+        line.finish()
     }
 
     /// The canonical path of an item, from rustdoc's table of paths.
@@ -553,139 +759,6 @@ impl Reader<'_> {
                 *last,
                 "StructuralPartialEq" | "StructuralEq" | "TrivialClone"
             )
-    }
-
-    /// A path's last segment with its generic arguments.
-    fn path_text(&self, path: &Path) -> String {
-        let mut text = path.path.rsplit("::").next().unwrap_or_default().to_owned();
-        if let Some(args) = &path.args {
-            match args.as_ref() {
-                GenericArgs::AngleBracketed { args, constraints } => {
-                    let mut shown: Vec<String> = args
-                        .iter()
-                        .filter_map(|arg| match arg {
-                            GenericArg::Type(ty) => Some(self.type_text(ty)),
-                            GenericArg::Lifetime(_) => None,
-                            GenericArg::Const(_) | GenericArg::Infer => Some("_".to_owned()),
-                        })
-                        .collect();
-                    for constraint in constraints {
-                        if let rustdoc_types::AssocItemConstraintKind::Equality(Term::Type(ty)) =
-                            &constraint.binding
-                        {
-                            shown.push(format!("{} = {}", constraint.name, self.type_text(ty)));
-                        }
-                    }
-                    if !shown.is_empty() {
-                        text.push('<');
-                        text.push_str(&shown.join(", "));
-                        text.push('>');
-                    }
-                }
-                GenericArgs::Parenthesized { inputs, output } => {
-                    let inputs: Vec<String> = inputs.iter().map(|ty| self.type_text(ty)).collect();
-                    text.push_str(&format!("({})", inputs.join(", ")));
-                    if let Some(output) = output {
-                        text.push_str(&format!(" -> {}", self.type_text(output)));
-                    }
-                }
-                GenericArgs::ReturnTypeNotation => {}
-            }
-        }
-        text
-    }
-
-    /// A type as the surface writes it: last path segments, generic
-    /// arguments kept, type parameters as `_`, lifetimes left out.
-    fn type_text(&self, ty: &Type) -> String {
-        match ty {
-            Type::ResolvedPath(path) => self.path_text(path),
-            Type::Generic(name) if name == "Self" => "Self".to_owned(),
-            Type::Generic(_) | Type::Infer => "_".to_owned(),
-            Type::Primitive(name) => name.clone(),
-            Type::BorrowedRef {
-                is_mutable, type_, ..
-            } => format!(
-                "&{}{}",
-                if *is_mutable { "mut " } else { "" },
-                self.type_text(type_)
-            ),
-            Type::RawPointer { is_mutable, type_ } => format!(
-                "*{} {}",
-                if *is_mutable { "mut" } else { "const" },
-                self.type_text(type_)
-            ),
-            Type::Slice(inner) => format!("[{}]", self.type_text(inner)),
-            Type::Array { type_, .. } => format!("[{}; _]", self.type_text(type_)),
-            Type::Pat { type_, .. } => self.type_text(type_),
-            Type::Tuple(types) => format!(
-                "({})",
-                types
-                    .iter()
-                    .map(|ty| self.type_text(ty))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Type::DynTrait(dyn_trait) => format!(
-                "dyn {}",
-                dyn_trait
-                    .traits
-                    .iter()
-                    .map(|poly| self.path_text(&poly.trait_))
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ),
-            Type::ImplTrait(bounds) => format!(
-                "impl {}",
-                bounds
-                    .iter()
-                    .filter_map(|bound| match bound {
-                        GenericBound::TraitBound { trait_, .. } => Some(self.path_text(trait_)),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ),
-            Type::FunctionPointer(pointer) => format!(
-                "fn({}){}",
-                pointer
-                    .sig
-                    .inputs
-                    .iter()
-                    .map(|(_, ty)| self.type_text(ty))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                pointer
-                    .sig
-                    .output
-                    .as_ref()
-                    .map(|output| format!(" -> {}", self.type_text(output)))
-                    .unwrap_or_default()
-            ),
-            Type::QualifiedPath {
-                name,
-                self_type,
-                trait_,
-                ..
-            } => match trait_ {
-                Some(trait_) => format!(
-                    "<{} as {}>::{name}",
-                    self.type_text(self_type),
-                    self.path_text(trait_)
-                ),
-                None => format!("{}::{name}", self.type_text(self_type)),
-            },
-        }
-    }
-}
-
-/// The name of the type an impl is for, under references: `OrderedSet`
-/// for `&'a OrderedSet<T>`.
-fn base_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::ResolvedPath(path) => path.path.rsplit("::").next().map(str::to_owned),
-        Type::BorrowedRef { type_, .. } => base_name(type_),
-        _ => None,
     }
 }
 
@@ -790,27 +863,35 @@ mod tests {
         assert_eq!(
             surface,
             [
-                "field Node::left",
-                "fn Guts::poke",
-                "fn Marker::extra",
-                "fn Node::key",
-                "fn OrderedSet::keys_mut",
-                "fn Seal::forge",
-                "fn nested",
-                "impl Default for OrderedSet<_>",
-                "impl Deref for OrderedSet<u32>",
+                "field Node<T0>::left: Option<Box<Node<T0>>>",
+                "fn Guts::poke(&'l0 self)",
+                "fn Marker::extra() provided",
+                "fn Node<T0>::key(&'l0 self) -> &'l0 T0",
+                "fn OrderedSet<T0>::keys_mut(&'l0 mut self) -> &'l0 mut Vec<T0>",
+                "fn Seal::forge() -> u8 provided where Self: Sized",
+                "fn nested()",
+                "impl !Send for OrderedSet<T0>",
+                "impl Default for OrderedSet<T0>",
+                "impl Deref for OrderedSet<u32> { type Target = Guts }",
                 "impl From<u16> for OrderedSet<u16>",
-                "impl IntoIterator for &OrderedSet<_>",
-                "impl Marker for &str",
-                "impl Marker for Vec<_>",
+                "impl IntoIterator for &'l0 OrderedSet<T0> { type IntoIter = Iter<'l0, T0>; type Item = &'l0 T0 }",
+                "impl Marker for &'static str",
+                "impl Marker for Vec<T0> where T0: Marker",
+                "impl Send for Guts",
+                "impl Send for Node<T0> where T0: Send",
                 "impl Send for OrderedSet<u16>",
-                "macro edge",
-                "macro impl_lock_after",
+                "impl Sync for Guts",
+                "impl Sync for Node<T0> where T0: Sync",
+                "impl Sync for OrderedSet<T0> where T0: Sync",
+                "macro edge { () }",
+                "macro impl_lock_after { () }",
                 "mod set",
-                "struct Node",
-                "struct OrderedSet",
-                "trait Lock",
-                "trait Marker",
+                "reachable struct Guts",
+                "reachable trait Seal",
+                "struct Node<T0>",
+                "struct OrderedSet<T0>",
+                "trait Lock: Seal",
+                "unsafe trait Marker",
             ]
         );
     }

@@ -312,7 +312,7 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         )?;
     }
     tick("behaved");
-    let surface_items = surface_phase(plan, &decided, &mut found);
+    let surface_items = surface_phase(plan, &recorded, &decided, &mut found);
     tick("surface");
     let outcomes = plan
         .manifest
@@ -858,18 +858,27 @@ fn behave(
 /// The public surface, from rustdoc's JSON of the deciding build.
 fn surface_phase(
     plan: &Plan,
+    recorded: &Recorded,
     decided: &Decided,
     found: &mut BTreeMap<String, CaseOutcome>,
 ) -> Option<BTreeSet<String>> {
     if plan.surface.is_empty() {
         return None;
     }
+    // The learner's procedural macros: their names and, for a derive, the
+    // helper attributes it accepts (a helper is a way in: `#[skip]`).
+    let macros: Vec<String> = recorded
+        .macros
+        .iter()
+        .flat_map(|macros| macros.entry_points.values().flatten())
+        .map(|entry| entry.surface_line())
+        .collect();
     let json = decided
         .doc_json
         .as_ref()
         .map(Vec::as_slice)
         .map_err(Clone::clone);
-    let (outcome, items) = surface::check(&plan.manifest, json);
+    let (outcome, items) = surface::check(&plan.manifest, json, macros);
     for case in &plan.surface {
         found.insert(case.name(), outcome.clone());
     }

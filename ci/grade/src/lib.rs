@@ -28,6 +28,7 @@ pub mod api;
 pub mod before_main;
 pub mod behaviour;
 pub mod build;
+pub mod canon;
 pub mod compile_fail;
 pub mod confine;
 pub mod depinfo;

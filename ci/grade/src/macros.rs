@@ -67,6 +67,23 @@ pub enum MacroKind {
     Attribute,
 }
 
+impl EntryPoint {
+    /// The macro as the public surface lists it: `derive Sendable`,
+    /// `derive Sendable attributes(skip)`, `attribute NAME`, `bang NAME`.
+    pub fn surface_line(&self) -> String {
+        match self.kind {
+            MacroKind::Derive if self.helpers.is_empty() => format!("derive {}", self.name),
+            MacroKind::Derive => {
+                let mut helpers = self.helpers.clone();
+                helpers.sort();
+                format!("derive {} attributes({})", self.name, helpers.join(", "))
+            }
+            MacroKind::Bang => format!("bang {}", self.name),
+            MacroKind::Attribute => format!("attribute {}", self.name),
+        }
+    }
+}
+
 impl MacroKind {
     fn as_str(self) -> &'static str {
         match self {
