@@ -67,6 +67,25 @@ for i in "${!toolchains[@]}"; do
     step Toolchain "${toolchains[$i]:-default}: ${versions[$i]}"
 done
 
+# Miri interprets the behaviour cases marked `miri = true` (undefined
+# behaviour no observation can see): the proofs and the grader use it where
+# the machine has it. Install it on the nightly when rustup can.
+miri_toolchain=${XSAFE_MIRI_TOOLCHAIN:-nightly}
+if command -v rustup >/dev/null 2>&1 && rustup toolchain list | grep -q "^$miri_toolchain"; then
+    if ! rustup component list --toolchain "$miri_toolchain" --installed 2>/dev/null | grep -q '^miri'; then
+        step Installing "Miri on $miri_toolchain (rustup component add miri rust-src)"
+        rustup component add miri rust-src --toolchain "$miri_toolchain" >/dev/null 2>&1 \
+            || warn "Miri could not be installed: the cases marked miri run without it"
+    fi
+    if rustup component list --toolchain "$miri_toolchain" --installed 2>/dev/null | grep -q '^miri'; then
+        step Preparing "Miri's standard library (cargo miri setup; about a minute, once)"
+        RUSTUP_TOOLCHAIN=$miri_toolchain cargo miri setup >/dev/null 2>&1 \
+            || warn "cargo miri setup failed: the cases marked miri run without it"
+    fi
+else
+    warn "no $miri_toolchain toolchain: the cases marked miri run without Miri"
+fi
+
 step Checking "formatting (cargo fmt --check)"
 cargo fmt --all --check
 

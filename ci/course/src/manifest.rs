@@ -107,6 +107,12 @@ pub struct Case {
     /// learner keeps what the starter gives (the definition), not new work.
     #[serde(default)]
     pub given: bool,
+    /// For a behaviour case: also run its observation under Miri, where
+    /// the machine has it, so that undefined behaviour the observation
+    /// cannot see (two `&mut` to one item, a read of uninitialised memory)
+    /// fails the case.
+    #[serde(default)]
+    pub miri: bool,
 }
 
 fn one() -> u32 {
@@ -295,6 +301,13 @@ impl Manifest {
             }
         }
         for case in &self.cases {
+            if case.miri && case.expect != Expect::Pass {
+                return Err(format!(
+                    "case {} has `miri = true`, but only behaviour cases run: Miri has nothing to run in a {} case",
+                    case.name(),
+                    case.expect.as_str()
+                ));
+            }
             if case.expect == Expect::CompileFail {
                 let expectations = case
                     .expectations(self)

@@ -139,7 +139,7 @@ pub fn normalized(path: &Path) -> PathBuf {
 /// (`--frozen`), from the confiner's environment.
 pub fn cargo_step(
     confiner: &Confiner,
-    name: &'static str,
+    name: &str,
     workspace: &Path,
     target: &Path,
     args: &[&str],
@@ -168,10 +168,11 @@ pub fn cargo_step(
         all.extend(rustc_args.iter().map(Into::into));
     }
     Step {
-        name,
+        name: name.to_owned(),
         program: confiner.cargo(),
         args: all,
         env,
         time,
+        stdin: None,
     }
 }

@@ -172,7 +172,7 @@ impl Writable {
 pub struct Step {
     /// A short name (`build`, `expand`): its output is kept as
     /// `NAME.out` and `NAME.err`.
-    pub name: &'static str,
+    pub name: String,
     /// The program.
     pub program: PathBuf,
     /// Its arguments.
@@ -181,6 +181,8 @@ pub struct Step {
     pub env: BTreeMap<String, OsString>,
     /// How long it may run.
     pub time: Duration,
+    /// A file (in the job's view) for its standard input; none when `None`.
+    pub stdin: Option<PathBuf>,
 }
 
 /// What a job brings back, beside what its steps printed.
@@ -266,7 +268,7 @@ impl StepOutput {
 #[derive(Debug, Clone)]
 pub struct JobOutput {
     /// Each step's output, by name.
-    pub steps: BTreeMap<&'static str, StepOutput>,
+    pub steps: BTreeMap<String, StepOutput>,
     /// The collected files, by the path the job saw them at.
     pub files: BTreeMap<PathBuf, Vec<u8>>,
     /// How the job as a whole ended.
@@ -376,6 +378,16 @@ impl Confiner {
             registry: crate::trusted::registry_dir(),
             scratch: scratch.to_path_buf(),
             cargo_home: cargo_home.to_path_buf(),
+        }
+    }
+
+    /// The same confiner with another toolchain (Miri's nightly) and
+    /// scratch folder.
+    pub fn with_toolchain(&self, toolchain: &Toolchain, scratch: &Path) -> Confiner {
+        Confiner {
+            toolchain: toolchain.clone(),
+            scratch: scratch.to_path_buf(),
+            ..self.clone()
         }
     }
 
@@ -533,7 +545,7 @@ impl Confiner {
                     let status = take("status")
                         .and_then(|text| String::from_utf8_lossy(&text).trim().parse().ok());
                     output.steps.insert(
-                        step.name,
+                        step.name.clone(),
                         StepOutput {
                             stdout: take("out").unwrap_or_default(),
                             stderr: String::from_utf8_lossy(&take("err").unwrap_or_default())
@@ -806,8 +818,14 @@ fn script(job: &Job, out: &Path, nonce: &str) -> String {
         }
         let _ = writeln!(
             script,
-            "( date +%s.%N >{}\n{line} </dev/null >{} 2>{} 3>&-\necho $? >{}\ndate +%s.%N >>{} ){}",
+            "( date +%s.%N >{}\n{line} <{} >{} 2>{} 3>&-\necho $? >{}\ndate +%s.%N >>{} ){}",
             file("time"),
+            quoted(
+                step.stdin
+                    .as_deref()
+                    .unwrap_or(Path::new("/dev/null"))
+                    .as_os_str()
+            ),
             file("out"),
             file("err"),
             file("status"),
@@ -967,13 +985,14 @@ mod tests {
         )
     }
 
-    fn shell(name: &'static str, script: &str) -> Step {
+    fn shell(name: &str, script: &str) -> Step {
         Step {
-            name,
+            name: name.to_owned(),
             program: PathBuf::from("/bin/sh"),
             args: vec!["-c".into(), script.into()],
             env: BTreeMap::new(),
             time: Duration::from_secs(20),
+            stdin: None,
         }
     }
 

@@ -54,6 +54,9 @@ pub struct GradeRequest {
     /// The seed from which every behaviour case draws its inputs; random
     /// when `None`.
     pub seed: Option<u64>,
+    /// Whether the cases marked `miri` also run under Miri (where the
+    /// machine has it).
+    pub miri: bool,
     /// Grade only these cases (by name); every case when empty.
     pub only: Vec<String>,
     /// The rustup toolchain to grade with (such as `nightly`); the one that
@@ -133,6 +136,9 @@ struct Plan {
     surface: Vec<Case>,
     expectations: BTreeMap<String, Expectations>,
     toolchain: Toolchain,
+    /// Miri, when the grade runs cases under it: `None` when it does not,
+    /// `Some(Err)` when it should but the machine has none.
+    miri: Option<Result<crate::miri::Miri, String>>,
 }
 
 impl Plan {
@@ -253,6 +259,8 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
     }
     let toolchain = Toolchain::find(&request.pristine, request.toolchain.as_deref())
         .map_err(GradeError::Toolchain)?;
+    let miri =
+        (request.miri && behaviour.iter().any(|case| case.miri)).then(crate::miri::Miri::find);
     Ok(Plan {
         request,
         manifest,
@@ -261,6 +269,7 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
         surface,
         expectations,
         toolchain,
+        miri,
     })
 }
 
@@ -281,6 +290,10 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
             compile_fail: plan.compile_fail.iter().collect(),
             build: plan.request.freshness == Freshness::PerGrade,
             solution: plan.solution().as_deref(),
+            miri: match &plan.miri {
+                Some(Ok(miri)) if plan.request.freshness == Freshness::PerGrade => Some(miri),
+                _ => None,
+            },
         },
         &plan.toolchain,
         confiner,
@@ -311,7 +324,15 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
             &mut found,
         )?;
     }
-    tick("behaved");
+    if let Some(miri) = &plan.miri {
+        if std::env::var_os("XSAFE_TIMINGS").is_some() {
+            eprintln!("miri: {}", crate::miri::Miri::describe(miri));
+        }
+        miri_phase(
+            plan, miri, &trusted, confiner, &recorded, &decided, &mut found,
+        )?;
+    }
+    tick("behaved and miri");
     let surface_items = surface_phase(plan, &recorded, &decided, &mut found);
     tick("surface");
     let outcomes = plan
@@ -853,6 +874,167 @@ fn behave(
         found.insert(case.name(), outcome);
     }
     Ok(())
+}
+
+/// Miri: every behaviour case marked `miri` that passed runs again,
+/// interpreted by Miri, in a confined job; a run that does not end cleanly
+/// fails the case with Miri's words (see `miri`).
+fn miri_phase(
+    plan: &Plan,
+    miri: &Result<crate::miri::Miri, String>,
+    trusted: &Trusted,
+    confiner: &Confiner,
+    recorded: &Recorded,
+    decided: &Decided,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<(), Ended> {
+    let cases: Vec<Case> = decided
+        .observable
+        .iter()
+        .filter(|case| case.miri)
+        .filter(|case| {
+            found
+                .get(&case.name())
+                .is_some_and(|outcome| outcome.status.is_pass())
+        })
+        .cloned()
+        .collect();
+    if cases.is_empty() {
+        return Ok(());
+    }
+    let miri = match miri {
+        Ok(miri) => miri,
+        Err(_) => return Ok(()),
+    };
+    let work = &plan.request.work_dir;
+    let crate_dir = recorded
+        .macros
+        .as_ref()
+        .map_or(plan.request.crate_dir.clone(), |macros| {
+            macros.replaying.clone()
+        });
+    let project = write_project(
+        &ProjectSpec {
+            manifest: &plan.manifest,
+            crate_dir: &crate_dir,
+            compile_fail: Vec::new(),
+            behaviour: cases.iter().collect(),
+            observe: true,
+            judge: false,
+            lockfile: Some(&trusted.lockfile),
+            reference: None,
+        },
+        &work.join("miri-build"),
+    )?;
+    let confiner = confiner.with_toolchain(&miri.toolchain, &work.join("scratch"));
+    let target = plan.target(
+        "miri-target",
+        trusted
+            .caches
+            .as_ref()
+            .and_then(|caches| caches.miri.as_deref()),
+        &work.join("miri-target"),
+    );
+    let target_path = target.path().to_path_buf();
+    // Each case's request, as the ordinary run got it, in a file of the
+    // grader's that the job reads.
+    let requests = work.join("miri-requests");
+    std::fs::create_dir_all(&requests).map_err(|source| GradeError::Io {
+        path: requests.clone(),
+        source,
+    })?;
+    let seed = plan.request.seed.unwrap_or_else(random_seed);
+    let observe = format!("observe-{}", project_tag(&project));
+    let mut steps = Vec::new();
+    let names: Vec<String> = (0..cases.len())
+        .map(|index| format!("miri{index}"))
+        .collect();
+    for (case, name) in cases.iter().zip(&names) {
+        let request = xsafe_case::protocol::ObserveRequest {
+            case: case.name(),
+            seed: crate::behaviour::case_seed(seed, &case.name()),
+        };
+        let file = requests.join(format!("{name}.json"));
+        std::fs::write(&file, serde_json::to_vec(&request).unwrap_or_default()).map_err(
+            |source| GradeError::Io {
+                path: file.clone(),
+                source,
+            },
+        )?;
+        let mut step = cargo_step(
+            &confiner,
+            name,
+            &project.root,
+            &target_path,
+            &[
+                "miri",
+                "run",
+                "--bin",
+                observe.as_str(),
+                "--package",
+                project.cases_package.as_str(),
+            ],
+            &[],
+            false,
+            plan.request
+                .limits
+                .build_time
+                .min(plan.request.limits.miri_case_time + plan.request.limits.build_time / 4),
+        );
+        step.env
+            .insert("MIRI_SYSROOT".into(), miri.sysroot.clone().into_os_string());
+        step.env
+            .insert("MIRIFLAGS".into(), crate::miri::MIRIFLAGS.into());
+        step.stdin = Some(file);
+        steps.push(step);
+    }
+    let mut reads = reads_of(plan, &project);
+    reads.push(miri.sysroot.clone());
+    reads.push(requests.clone());
+    let step_count = u32::try_from(steps.len()).unwrap_or(1);
+    let job = Job {
+        what: "the cases under Miri".into(),
+        trust: Trust::Learner,
+        reads,
+        writes: vec![target],
+        steps,
+        concurrent: false,
+        collect: Vec::new(),
+        tmp_bytes: plan.request.limits.build_tmp_bytes,
+        bounds: plan.build_bounds(step_count),
+    };
+    let output = confiner.run(&job)?;
+    for (case, name) in cases.iter().zip(&names) {
+        let step = output.step(name);
+        if step.succeeded() {
+            continue;
+        }
+        let outcome = match step.stopped_because() {
+            Some(why) => CaseOutcome::new(
+                Status::Stopped(format!("under Miri, it was {why}")),
+                plan.show(&tail(&step.stderr, 30)),
+            ),
+            None => CaseOutcome::new(
+                Status::Failed(crate::miri::reason(&step.stderr)),
+                plan.show(&tail(&step.stderr, 40)),
+            ),
+        };
+        found.insert(case.name(), outcome);
+    }
+    Ok(())
+}
+
+/// The tag of a workspace's binaries (see `project`).
+fn project_tag(project: &Project) -> String {
+    project
+        .observe_executable(Path::new(""))
+        .and_then(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_prefix("observe-"))
+                .map(str::to_owned)
+        })
+        .unwrap_or_default()
 }
 
 /// The public surface, from rustdoc's JSON of the deciding build.

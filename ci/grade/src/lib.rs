@@ -35,6 +35,7 @@ pub mod depinfo;
 mod grade;
 pub mod limits;
 pub mod macros;
+pub mod miri;
 mod outcome;
 mod parallel;
 pub mod project;

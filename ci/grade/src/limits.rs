@@ -43,6 +43,9 @@ pub struct Limits {
     pub build_tmp_bytes: u64,
     /// The size of the `/tmp` of a behaviour case's run (and of the judge).
     pub run_tmp_bytes: u64,
+    /// How long one behaviour case may run under Miri (which interprets it,
+    /// some hundred times slower).
+    pub miri_case_time: Duration,
 }
 
 impl Limits {
@@ -64,6 +67,8 @@ impl Limits {
     pub const DEFAULT_BUILD_TMP_BYTES: u64 = 512 << 20;
     /// No case writes to `/tmp`; a little room for what std may.
     pub const DEFAULT_RUN_TMP_BYTES: u64 = 64 << 20;
+    /// Miri's cases are kept small: a minute is far more than they need.
+    pub const DEFAULT_MIRI_CASE_TIME: Duration = Duration::from_secs(120);
 
     /// The bounds of one build: the memory limit, but never less than
     /// the default (a build's memory is the compiler's, not the learner's
@@ -107,6 +112,7 @@ impl Default for Limits {
             build_bytes: Self::DEFAULT_BUILD_BYTES,
             build_tmp_bytes: Self::DEFAULT_BUILD_TMP_BYTES,
             run_tmp_bytes: Self::DEFAULT_RUN_TMP_BYTES,
+            miri_case_time: Self::DEFAULT_MIRI_CASE_TIME,
         }
     }
 }

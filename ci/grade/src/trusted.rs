@@ -76,6 +76,9 @@ pub struct TrustedSpec<'a> {
     /// The reference solution, which the judge links when the manifest
     /// says so.
     pub solution: Option<&'a Path>,
+    /// Miri, when the grade runs cases under it and the caches are built:
+    /// a cache of dependencies compiled for Miri is built too.
+    pub miri: Option<&'a crate::miri::Miri>,
 }
 
 /// What the trusted part made.
@@ -99,6 +102,8 @@ pub struct Caches {
     /// For rustdoc's JSON and the expansion (built with
     /// `RUSTC_BOOTSTRAP=1`, which cargo fingerprints apart).
     pub doc: PathBuf,
+    /// For the observing program interpreted by Miri, when one is built.
+    pub miri: Option<PathBuf>,
 }
 
 /// Why the trusted part could not be made: a problem of the course or of
@@ -180,6 +185,7 @@ pub fn prepare(
     let caches = Caches {
         build: version.join("cache-build"),
         doc: version.join("cache-doc"),
+        miri: spec.miri.map(|_| version.join("cache-miri")),
     };
     let stamp_path = version.join("stamp.json");
     let read_stamp =
@@ -206,6 +212,15 @@ pub fn prepare(
                     } else {
                         None
                     };
+                    if let (Some(miri), Some(cache)) = (spec.miri, &caches.miri) {
+                        build_miri_cache(
+                            &project,
+                            cache,
+                            miri,
+                            &confiner.with_toolchain(&miri.toolchain, &version.join("scratch")),
+                            limits,
+                        )?;
+                    }
                     let stamp = Stamp { judge };
                     let text = serde_json::to_vec(&stamp).unwrap_or_default();
                     std::fs::write(&stamp_path, text).map_err(io(&stamp_path))?;
@@ -278,7 +293,7 @@ fn version_key(spec: &TrustedSpec<'_>, toolchain: &Toolchain) -> Result<String, 
     let mut digest = Sha256::new();
     digest.update(toolchain.version.as_bytes());
     digest.update(toolchain.sysroot.as_os_str().as_encoded_bytes());
-    digest.update([u8::from(spec.build)]);
+    digest.update([u8::from(spec.build), u8::from(spec.miri.is_some())]);
     if let Some(lockfile) = spec.lockfile {
         digest.update(Sha256::digest(std::fs::read(lockfile).unwrap_or_default()));
     }
@@ -371,7 +386,7 @@ fn build_caches(
     bounds: Bounds,
 ) -> Result<Option<PathBuf>, TrustedError> {
     let manifest_path = project.root.join("Cargo.toml");
-    let cargo = |name: &'static str, target: &Path, bootstrap: bool, args: &[&str]| {
+    let cargo = |name: &str, target: &Path, bootstrap: bool, args: &[&str]| {
         let mut env = confiner.cargo_env();
         if bootstrap {
             env.insert("RUSTC_BOOTSTRAP".into(), "1".into());
@@ -385,11 +400,12 @@ fn build_caches(
             target.to_path_buf().into_os_string(),
         ]);
         Step {
-            name,
+            name: name.to_owned(),
             program: confiner.cargo(),
             args: all,
             env,
             time: bounds.time,
+            stdin: None,
         }
     };
     let crate_package = project.crate_package.as_str();
@@ -488,4 +504,64 @@ fn build_caches(
         )));
     }
     Ok(judge)
+}
+
+/// Builds the cache of dependencies compiled for Miri: the cases' empty
+/// program, interpreted once.
+fn build_miri_cache(
+    project: &Project,
+    cache: &Path,
+    miri: &crate::miri::Miri,
+    confiner: &Confiner,
+    bounds: Bounds,
+) -> Result<(), TrustedError> {
+    let empty = project.empty_bin();
+    let mut step = crate::build::cargo_step(
+        confiner,
+        "miri",
+        &project.root,
+        cache,
+        &[
+            "miri",
+            "run",
+            "--bin",
+            empty.as_str(),
+            "--package",
+            project.cases_package.as_str(),
+        ],
+        &[],
+        false,
+        bounds.time,
+    );
+    step.env
+        .insert("MIRI_SYSROOT".into(), miri.sysroot.clone().into_os_string());
+    step.env
+        .insert("MIRIFLAGS".into(), crate::miri::MIRIFLAGS.into());
+    let mut reads = project.path_dependencies.clone();
+    reads.push(project.root.clone());
+    reads.push(miri.sysroot.clone());
+    let job = Job {
+        what: "the course's own build for Miri".into(),
+        trust: Trust::Course,
+        reads,
+        writes: vec![Writable::Kept(cache.to_path_buf())],
+        steps: vec![step],
+        concurrent: false,
+        collect: Vec::new(),
+        tmp_bytes: 512 << 20,
+        bounds: Bounds {
+            time: bounds.time + Duration::from_secs(30),
+            ..bounds
+        },
+    };
+    let output = confiner.run(&job)?;
+    let step = output.step("miri");
+    if step.succeeded() {
+        Ok(())
+    } else {
+        Err(TrustedError::Build(format!(
+            "the build for Miri failed: {}",
+            crate::behaviour::tail(&step.stderr, 20)
+        )))
+    }
 }

@@ -41,6 +41,8 @@ pub struct Plan {
     pub toolchain: Option<String>,
     /// The seed of every behaviour case's inputs, if fixed.
     pub seed: Option<u64>,
+    /// Whether the cases marked `miri` also run under Miri.
+    pub miri: bool,
 }
 
 /// Grades `exercises` (of `plan.course`), calling `progress` as each one
@@ -189,6 +191,7 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
         lockfile: lockfile.is_file().then_some(lockfile),
         limits: plan.limits,
         seed: plan.seed,
+        miri: plan.miri,
         only: Vec::new(),
         toolchain: plan.toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],

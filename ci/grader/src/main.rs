@@ -130,6 +130,12 @@ struct Cli {
     #[command(flatten)]
     limits: LimitArgs,
 
+    /// Do not run the cases marked `miri` under Miri (they run under it by
+    /// default where the machine has Miri: `rustup component add miri
+    /// rust-src --toolchain nightly`).
+    #[arg(long)]
+    no_miri: bool,
+
     /// Exit with 1 unless every graded exercise has full marks (for
     /// all-or-nothing autograders such as GitHub Classroom's).
     #[arg(long)]
@@ -192,6 +198,7 @@ impl LimitArgs {
             build_bytes: self.build_disk_limit.max(64).saturating_mul(1 << 20),
             build_tmp_bytes: Limits::DEFAULT_BUILD_TMP_BYTES,
             run_tmp_bytes: self.tmp_limit.max(1).saturating_mul(1 << 20),
+            miri_case_time: Limits::DEFAULT_MIRI_CASE_TIME,
         })
     }
 
@@ -407,6 +414,9 @@ fn run_class(cli: &Cli) -> Result<(), String> {
         "--jobs".into(),
         cli.jobs.to_string(),
     ];
+    if cli.no_miri {
+        shared.push("--no-miri".into());
+    }
     shared.extend(cli.limits.forward());
     for name in &exercises {
         shared.extend(["--exercise".into(), name.clone()]);
@@ -568,6 +578,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         jobs: cli.jobs,
         toolchain: cli.toolchain.clone(),
         seed: Some(seed),
+        miri: !cli.no_miri,
     };
     let bar = progress_bar(selected.len(), "");
     let on_terminal = !bar.is_hidden();

@@ -6,6 +6,8 @@
 //! `target/xsafe/proofs/build` (not the workspace's own `target/`: the
 //! `cargo test` running these proofs holds its lock while they run).
 
+pub mod api_mutants;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use xsafe_grade::{Grade, GradeRequest, git_blob_id, grade};
@@ -195,6 +197,9 @@ pub fn grade_submission(
         lockfile: Some(root.join("Cargo.lock")),
         limits: xsafe_grade::Limits::default(),
         seed: None,
+        // The cases marked `miri` run under it wherever the machine has
+        // it: a variant whose undefined behaviour only Miri sees must fail.
+        miri: true,
         only: Vec::new(),
         toolchain: toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],

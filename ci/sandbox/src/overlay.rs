@@ -26,6 +26,10 @@ pub struct Overlay {
     /// an alternative correct solution, which must score full marks.
     #[serde(default)]
     pub fails: Vec<String>,
+    /// The cases it fails only under Miri (undefined behaviour that no
+    /// observation can see): where the machine has no Miri, they pass.
+    #[serde(default)]
+    pub fails_under_miri: Vec<String>,
     /// The edits that turn the solution into this variant.
     #[serde(rename = "edit")]
     pub edits: Vec<Edit>,

@@ -73,6 +73,7 @@ fn grade_new_chapter(
         lockfile: Some(lockfile),
         limits: xsafe_grade::Limits::default(),
         seed: None,
+        miri: false,
         only: Vec::new(),
         toolchain: None,
         show_paths: vec![(sandbox.dir, format!("exercises/{NAME}"))],

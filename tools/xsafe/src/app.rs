@@ -98,7 +98,7 @@ impl App {
             // A bug of the tool or the engine must not leave the screen
             // grading forever.
             let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                grading::grade(&course, index, &toolchain)
+                grading::grade(&course, index, &toolchain, false)
             }))
             .unwrap_or_else(|payload| {
                 let message = payload

@@ -26,13 +26,15 @@ pub struct Graded {
 }
 
 /// Grades `exercise` (the `index`th of the course) and records the result.
-pub fn grade(course: &Course, index: usize, toolchain: &str) -> Graded {
+/// `full` also runs the cases marked `miri` under Miri, where the machine
+/// has it (slower: `cargo xsafe check --full`).
+pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Graded {
     let exercise = &course.exercises[index];
     let started = Instant::now();
     // The key of the content graded: taken before the grade, so that a save
     // during the grade makes the record stale rather than wrong.
     let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
-    let result = match sandboxed(course, exercise)
+    let result = match sandboxed(course, exercise, full)
         .and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
     {
         Ok(grade) => {
@@ -50,7 +52,7 @@ pub fn grade(course: &Course, index: usize, toolchain: &str) -> Graded {
 }
 
 /// The engine's request for grading `exercise` as it is, from its sandbox.
-fn sandboxed(course: &Course, exercise: &Exercise) -> Result<GradeRequest, String> {
+fn sandboxed(course: &Course, exercise: &Exercise, full: bool) -> Result<GradeRequest, String> {
     let lockfile = course.root.join("Cargo.lock");
     let spec = SandboxSpec {
         exercise_dir: &exercise.dir,
@@ -72,6 +74,7 @@ fn sandboxed(course: &Course, exercise: &Exercise) -> Result<GradeRequest, Strin
         lockfile: Some(course.root.join("Cargo.lock")),
         limits: Limits::default(),
         seed: None,
+        miri: full,
         only: Vec::new(),
         toolchain: None,
         // The compiler's paths as the learner sees them from the course's

@@ -80,6 +80,11 @@ enum Commands {
         /// How to print the result.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Also run the cases marked `miri` under Miri, as the instructor's
+        /// grader does (slower; needs `rustup component add miri rust-src
+        /// --toolchain nightly`).
+        #[arg(long)]
+        full: bool,
     },
     /// Put an exercise's starter back, after backing up your files.
     Reset {
@@ -161,6 +166,7 @@ fn main() -> ExitCode {
             exercise,
             all,
             format,
+            full,
         } => {
             let chosen: Vec<usize> = if all {
                 (0..course.exercises.len()).collect()
@@ -170,7 +176,7 @@ fn main() -> ExitCode {
                     None => return ExitCode::from(CANNOT_RUN),
                 }
             };
-            check(&course, &chosen, format)
+            check(&course, &chosen, format, full)
         }
         Commands::Reset { exercise, yes } => match chosen(&course, exercise.as_deref()) {
             Some(index) => reset_command(&course, &course.exercises[index], yes),
@@ -234,7 +240,7 @@ fn hint(course: &Course, index: usize) -> ExitCode {
             "Grading",
             &format!("{} to find the step you are on", exercise.name()),
         );
-        if let Err(err) = grading::grade(course, index, &toolchain).result {
+        if let Err(err) = grading::grade(course, index, &toolchain, false).result {
             term::error(&format!("cannot grade {}: {err}", exercise.name()));
             return ExitCode::from(CANNOT_RUN);
         }
@@ -268,7 +274,7 @@ fn hint(course: &Course, index: usize) -> ExitCode {
 }
 
 /// `check`: grades, prints each report, and a summary line.
-fn check(course: &Course, chosen: &[usize], format: Format) -> ExitCode {
+fn check(course: &Course, chosen: &[usize], format: Format, full: bool) -> ExitCode {
     let toolchain = progress::toolchain(&course.root);
     let mut complete = 0;
     let mut reports = Vec::new();
@@ -277,7 +283,7 @@ fn check(course: &Course, chosen: &[usize], format: Format) -> ExitCode {
         if std::io::stderr().is_terminal() || format == Format::Text {
             term::status("Grading", exercise.name());
         }
-        let graded = grading::grade(course, index, &toolchain);
+        let graded = grading::grade(course, index, &toolchain, full);
         match graded.result {
             Ok(report) => {
                 complete += usize::from(report.is_complete());
