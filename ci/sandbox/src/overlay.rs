@@ -170,6 +170,7 @@ mod tests {
             name: "test".into(),
             about: String::new(),
             fails: Vec::new(),
+            fails_under_miri: Vec::new(),
             edits: vec![Edit {
                 file: "lib.rs".into(),
                 find: find.into(),
