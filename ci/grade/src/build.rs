@@ -134,45 +134,45 @@ pub fn normalized(path: &Path) -> PathBuf {
     out
 }
 
-/// A cargo command of a job: `subcommand` over the workspace at
-/// `workspace` into `target`, offline and with the grader's lockfile
-/// (`--frozen`), from the confiner's environment.
+/// A cargo command of a job: `args` (a subcommand and its arguments,
+/// rustc's after `--`) over the workspace at `workspace` into `target`,
+/// offline and with the grader's lockfile (`--frozen`), from the
+/// confiner's environment.
 pub fn cargo_step(
     confiner: &Confiner,
     name: &str,
     workspace: &Path,
     target: &Path,
     args: &[&str],
-    rustc_args: &[&str],
-    bootstrap: bool,
     time: Duration,
 ) -> Step {
-    let mut env = confiner.cargo_env();
-    if bootstrap {
-        // rustdoc's JSON and the expansion are unstable outputs of every
-        // rustc, stable ones included; this asks for them and changes
-        // nothing else (cargo fingerprints it, so such steps build into a
-        // target folder of their own).
-        env.insert("RUSTC_BOOTSTRAP".into(), "1".into());
-    }
-    let mut all: Vec<OsString> = args.iter().map(Into::into).collect();
-    all.extend([
-        "--frozen".into(),
-        "--manifest-path".into(),
-        workspace.join("Cargo.toml").into_os_string(),
-        "--target-dir".into(),
-        target.as_os_str().to_owned(),
-    ]);
-    if !rustc_args.is_empty() {
-        all.push("--".into());
-        all.extend(rustc_args.iter().map(Into::into));
+    let mut all: Vec<OsString> = Vec::new();
+    if let Some((subcommand, rest)) = args.split_first() {
+        all.push(subcommand.into());
+        all.extend([
+            "--frozen".into(),
+            "--manifest-path".into(),
+            workspace.join("Cargo.toml").into_os_string(),
+            "--target-dir".into(),
+            target.as_os_str().to_owned(),
+        ]);
+        all.extend(rest.iter().map(Into::into));
     }
     Step {
         name: name.to_owned(),
         program: confiner.cargo(),
         args: all,
-        env,
+        env: confiner.cargo_env(),
         time,
         stdin: None,
     }
+}
+
+/// `step` allowed the unstable outputs of every rustc (rustdoc's JSON, the
+/// expansion), stable ones included: it asks for them and changes nothing
+/// else (cargo fingerprints it, so such steps build into a target folder
+/// of their own).
+pub fn bootstrapped(mut step: Step) -> Step {
+    step.env.insert("RUSTC_BOOTSTRAP".into(), "1".into());
+    step
 }

@@ -9,7 +9,7 @@
 //! `trusted`), which reads no learner byte.
 
 use crate::behaviour::{BehaviourRun, judge_all, observe_all, tail};
-use crate::build::{BuildRun, cargo_step, is_error};
+use crate::build::{BuildRun, bootstrapped, cargo_step, is_error};
 use crate::compile_fail::{ReportedError, verdict};
 use crate::confine::{
     Collect, Confiner, Freshness, Installed, Isolation, Job, JobError, JobOutput, Trust, Writable,
@@ -107,9 +107,15 @@ pub enum GradeError {
 enum Ended {
     /// The exercise is graded already (its crate does not compile, or it
     /// was refused).
-    Graded(Grade),
+    Graded(Box<Grade>),
     /// It cannot be graded.
     Error(GradeError),
+}
+
+impl Ended {
+    fn graded(grade: Grade) -> Ended {
+        Ended::Graded(Box::new(grade))
+    }
 }
 
 impl<E: Into<GradeError>> From<E> for Ended {
@@ -202,7 +208,8 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
         &cargo_home,
     );
     match phases(&plan, &confiner) {
-        Ok(grade) | Err(Ended::Graded(grade)) => Ok(grade),
+        Ok(grade) => Ok(grade),
+        Err(Ended::Graded(grade)) => Ok(*grade),
         Err(Ended::Error(err)) => Err(err),
     }
 }
@@ -448,8 +455,6 @@ fn record_macros(
                     "--package",
                     &project.cases_package,
                 ],
-                &[],
-                false,
                 plan.request.limits.build_time,
             )],
             concurrent: false,
@@ -478,7 +483,7 @@ fn record_macros(
             .map(|text| plan.show(&text))
             .collect();
         if !errors.is_empty() || run.stopped_because().is_some() {
-            return Err(Ended::Graded(not_compiling(plan, &run, errors)));
+            return Err(Ended::graded(not_compiling(plan, &run, errors)));
         }
         if run.built(&macros.recording.join("src/lib.rs"))
             && drop_uncompiled(plan, &run, &project, &mut observable, found)
@@ -580,39 +585,45 @@ fn build(
             &project.root,
             &target_path,
             &build_args,
-            &[],
-            false,
             time,
         )];
         if guarded {
-            steps.push(cargo_step(
+            steps.push(bootstrapped(cargo_step(
                 confiner,
                 "expand",
                 &project.root,
                 &doc_path,
-                &["rustc", "--lib", "--package", crate_package],
-                &["-Zunpretty=expanded"],
-                true,
+                &[
+                    "rustc",
+                    "--lib",
+                    "--package",
+                    crate_package,
+                    "--",
+                    "-Zunpretty=expanded",
+                ],
                 time,
-            ));
+            )));
         }
         if !plan.surface.is_empty() {
-            steps.push(cargo_step(
+            steps.push(bootstrapped(cargo_step(
                 confiner,
                 "doc",
                 &project.root,
                 &doc_path,
-                &["rustdoc", "--lib", "--package", crate_package],
                 &[
+                    "rustdoc",
+                    "--lib",
+                    "--package",
+                    crate_package,
+                    "--",
                     "-Zunstable-options",
                     "--output-format",
                     "json",
                     "--document-private-items",
                     "--document-hidden-items",
                 ],
-                true,
                 time,
-            ));
+            )));
         }
         let doc_file = doc_path
             .join("doc")
@@ -656,7 +667,7 @@ fn build(
         // cargo refuses it (a missing `src/lib.rs`), or when a limit stopped
         // its build (a compiler that hangs on it).
         if !errors.is_empty() || !run.built(&crate_dir.join("src/lib.rs")) {
-            return Err(Ended::Graded(not_compiling(plan, &run, errors)));
+            return Err(Ended::graded(not_compiling(plan, &run, errors)));
         }
         if observe_here && drop_uncompiled(plan, &run, &project, &mut observable, found) {
             continue;
@@ -729,7 +740,7 @@ fn refuse_reads(
         .iter()
         .map(|path| plan.show(&path.display().to_string()))
         .collect();
-    Err(Ended::Graded(refused(
+    Err(Ended::graded(refused(
         plan,
         format!(
             "your crate reads files outside the exercise: {}",
@@ -763,7 +774,7 @@ fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
     };
     match found {
         Ok(items) if items.is_empty() => Ok(()),
-        Ok(items) => Err(Ended::Graded(refused(
+        Ok(items) => Err(Ended::graded(refused(
             plan,
             format!(
                 "your crate holds code that would run without a case calling it: {}",
@@ -778,7 +789,7 @@ fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
                     .join("\n")
             ),
         ))),
-        Err(why) => Err(Ended::Graded(refused(
+        Err(why) => Err(Ended::graded(refused(
             plan,
             format!("the grader could not check your crate: {why}"),
             plan.show(&tail(&expand.stderr, 20)),
@@ -974,8 +985,6 @@ fn miri_phase(
                 "--package",
                 project.cases_package.as_str(),
             ],
-            &[],
-            false,
             plan.request
                 .limits
                 .build_time

@@ -529,8 +529,6 @@ fn build_miri_cache(
             "--package",
             project.cases_package.as_str(),
         ],
-        &[],
-        false,
         bounds.time,
     );
     step.env

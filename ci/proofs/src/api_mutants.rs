@@ -150,7 +150,7 @@ impl Facts {
                                 let entry = match facts
                                     .states
                                     .iter_mut()
-                                    .find(|(ty, _)| *ty == last.ident.to_string())
+                                    .find(|(ty, _)| last.ident == ty)
                                 {
                                     Some(entry) => entry,
                                     None => {
@@ -713,12 +713,7 @@ impl<'a> Finder<'a> {
         let Some(last) = path.path.segments.last() else {
             return;
         };
-        let Some((_, states)) = self
-            .facts
-            .states
-            .iter()
-            .find(|(ty, _)| *ty == last.ident.to_string())
-        else {
+        let Some((_, states)) = self.facts.states.iter().find(|(ty, _)| last.ident == ty) else {
             return;
         };
         let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
