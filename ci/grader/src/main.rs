@@ -559,9 +559,18 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let toolchain = Toolchain::find(&course.root, cli.toolchain.as_deref())
         .map_err(|err| format!("cannot find the toolchain: {err}"))?;
     let seed = cli.seed.unwrap_or_else(random_seed);
+    let miri_asked = !cli.no_miri
+        && selected
+            .iter()
+            .any(|exercise| exercise.manifest.cases.iter().any(|case| case.miri));
     let setting = Setting {
         toolchain: toolchain.version.clone(),
         isolation: Isolation::detect(),
+        miri: if miri_asked {
+            xsafe_grade::miri::Miri::describe(&xsafe_grade::miri::Miri::find())
+        } else {
+            "Miri not asked".to_owned()
+        },
         seed,
     };
 

@@ -48,6 +48,10 @@ pub struct Report {
     pub isolation: String,
     /// What that isolation does not protect, when it is not `bubblewrap`.
     pub isolation_caveat: Option<String>,
+    /// Whether the cases marked `miri` ran under Miri: `Miri (VERSION)`,
+    /// `no Miri: WHY`, or `Miri not asked` (`--no-miri`, or no such case).
+    #[serde(default)]
+    pub miri: String,
     /// The seed every behaviour case drew its inputs from (hexadecimal):
     /// `--seed` grades again with the same inputs.
     pub seed: String,
@@ -71,6 +75,8 @@ pub struct Setting {
     pub toolchain: String,
     /// How submissions' code is isolated.
     pub isolation: xsafe_grade::Isolation,
+    /// Miri, as the report says it (see [`Report::miri`]).
+    pub miri: String,
     /// The seed of the behaviour cases' inputs.
     pub seed: u64,
 }
@@ -481,6 +487,7 @@ impl Report {
             toolchain: setting.toolchain.clone(),
             isolation: setting.isolation.name().to_owned(),
             isolation_caveat: setting.isolation.caveat().map(str::to_owned),
+            miri: setting.miri.clone(),
             seed: format!("{:#018x}", setting.seed),
             points: exercises.iter().map(|exercise| exercise.points).sum(),
             max_points: exercises.iter().map(|exercise| exercise.max_points).sum(),

@@ -138,10 +138,11 @@ pub fn human(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{DIM}{:>12} {}, isolation: {}, seed {}{DIM:#}",
+        "{DIM}{:>12} {}, isolation: {}, {}, seed {}{DIM:#}",
         "",
         for_terminal(&report.toolchain, false),
         report.isolation,
+        for_terminal(&report.miri, false),
         report.seed
     );
     if let Some(caveat) = &report.isolation_caveat {
@@ -237,9 +238,10 @@ pub fn markdown(report: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "<sub>{}, isolation: {}, seed {}</sub>\n",
+        "<sub>{}, isolation: {}, {}, seed {}</sub>\n",
         for_markdown(&report.toolchain),
         for_markdown(&report.isolation),
+        for_markdown(&report.miri),
         for_markdown(&report.seed)
     );
     if let Some(caveat) = &report.isolation_caveat {
@@ -459,6 +461,7 @@ mod tests {
             toolchain: "rustc".to_owned(),
             isolation: "none".to_owned(),
             isolation_caveat: None,
+            miri: "Miri not asked".to_owned(),
             seed: "0x0".to_owned(),
             points: 0,
             max_points: 1,
