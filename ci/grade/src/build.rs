@@ -147,8 +147,11 @@ pub fn cargo_step(
     time: Duration,
 ) -> Step {
     let mut all: Vec<OsString> = Vec::new();
-    if let Some((subcommand, rest)) = args.split_first() {
-        all.push(subcommand.into());
+    // `cargo miri run` takes cargo's options after its own subcommand.
+    let words = if args.first() == Some(&"miri") { 2 } else { 1 };
+    if args.len() >= words {
+        let (subcommand, rest) = args.split_at(words);
+        all.extend(subcommand.iter().map(Into::into));
         all.extend([
             "--frozen".into(),
             "--manifest-path".into(),

@@ -498,8 +498,20 @@ fn build_caches(
         })
     });
     if project.judge_source.is_some() && judge.is_none() {
+        // The compiler's own errors are in the JSON messages, not stderr.
+        let errors: String = messages
+            .iter()
+            .filter_map(|message| match message {
+                Message::CompilerMessage(message)
+                    if message.message.level == cargo_metadata::diagnostic::DiagnosticLevel::Error =>
+                {
+                    message.message.rendered.clone()
+                }
+                _ => None,
+            })
+            .collect();
         return Err(TrustedError::Build(format!(
-            "the judge did not build: {}",
+            "the judge did not build: {errors}{}",
             crate::behaviour::tail(&build.stderr, 20)
         )));
     }

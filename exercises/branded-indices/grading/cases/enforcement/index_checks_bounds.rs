@@ -1,15 +1,21 @@
 //! Proves enforcement: `index` gives an index exactly for the positions
 //! below the length (an empty vector has none; the length itself, one past
-//! the end, is refused), and `push` returns the index of the new item,
-//! which `index` then accepts too.
+//! the end, is refused), whether or not the vector has spare capacity
+//! beyond its length (a check against the capacity is wrong), and `push`
+//! returns the index of the new item, which `index` then accepts too.
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
+
+/// Room for more items than a vector holds, in the vectors of `spare`.
+const SPARE: usize = 8;
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
     /// For each vector: its length, and each position asked for with the
     /// position of the index `index` returned, if any.
     asked: Vec<(usize, Vec<(usize, Option<usize>)>)>,
+    /// The same, for vectors with room for more items than they hold.
+    spare: Vec<(usize, Vec<(usize, Option<usize>)>)>,
     /// For each push: the length before, the position of the index
     /// returned, and whether `index` accepts that position afterwards.
     pushed: Vec<(usize, usize, bool)>,
@@ -33,20 +39,25 @@ fn positions(seed: Seed, len: usize) -> Vec<usize> {
 pub fn observe(seed: Seed) -> Seen {
     use branded_indices::with;
 
-    let asked = lengths(seed)
-        .into_iter()
-        .map(|len| {
-            let mut items = crate::support::items(seed, len);
-            let answers = with(&mut items, |items| {
-                positions(seed, len)
-                    .into_iter()
-                    .map(|position| (position, items.index(position).map(|index| index.position())))
-                    .collect()
-            });
-            (len, answers)
-        })
-        .collect();
-    let mut items = Vec::new();
+    let ask = |spare: usize| -> Vec<(usize, Vec<(usize, Option<usize>)>)> {
+        lengths(seed)
+            .into_iter()
+            .map(|len| {
+                let mut items = Vec::with_capacity(len + spare);
+                items.extend(crate::support::items(seed, len));
+                let answers = with(&mut items, |items| {
+                    positions(seed, len)
+                        .into_iter()
+                        .map(|position| (position, items.index(position).map(|index| index.position())))
+                        .collect()
+                });
+                (len, answers)
+            })
+            .collect()
+    };
+    let asked = ask(0);
+    let spare = ask(SPARE);
+    let mut items = Vec::with_capacity(SPARE);
     let pushed = with(&mut items, |mut items| {
         (0..5u32)
             .map(|value| {
@@ -56,27 +67,29 @@ pub fn observe(seed: Seed) -> Seen {
             })
             .collect()
     });
-    Seen { asked, pushed }
+    Seen { asked, spare, pushed }
 }
 
 pub fn judge(seed: Seed, seen: Seen) {
     let lengths = lengths(seed);
-    assert_eq!(seen.asked.len(), lengths.len());
-    for ((len, answers), expected_len) in seen.asked.iter().zip(&lengths) {
-        assert_eq!(len, expected_len);
-        assert_eq!(answers.len(), positions(seed, *len).len());
-        for &(position, answer) in answers {
-            if position < *len {
-                assert_eq!(
-                    answer,
-                    Some(position),
-                    "in a vector of {len} items, index({position}) must give the index of position {position}"
-                );
-            } else {
-                assert_eq!(
-                    answer, None,
-                    "in a vector of {len} items, index({position}) must be refused: the position is out of bounds"
-                );
+    for (asked, room) in [(&seen.asked, ""), (&seen.spare, " and room for 8 more")] {
+        assert_eq!(asked.len(), lengths.len());
+        for ((len, answers), expected_len) in asked.iter().zip(&lengths) {
+            assert_eq!(len, expected_len);
+            assert_eq!(answers.len(), positions(seed, *len).len());
+            for &(position, answer) in answers {
+                if position < *len {
+                    assert_eq!(
+                        answer,
+                        Some(position),
+                        "in a vector of {len} items{room}, index({position}) must give the index of position {position}"
+                    );
+                } else {
+                    assert_eq!(
+                        answer, None,
+                        "in a vector of {len} items{room}, index({position}) must be refused: the position is out of bounds"
+                    );
+                }
             }
         }
     }

@@ -1,0 +1,207 @@
+//! Proves consumption is sound, not only right: the steps that skip a check
+//! (`get`, `get_mut`, a view's `get`, `swap`, `gather`) drop every item
+//! exactly once, even when an item's `Clone` panics in the middle of a
+//! `gather` (at each of its calls in turn), and swapping an item with
+//! itself leaves it whole. Each item records its creation and its drop, so
+//! a drop of memory that was never written, or a second drop, shows. The
+//! case is marked `miri`: where the machine has Miri, it runs again under
+//! it, which also sees undefined behaviour that changes no result (two
+//! `&mut` to one item).
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
+
+/// Items in the vector; a `gather` clones this many plus two repeats.
+const LEN: usize = 4;
+
+/// What happened to the items of one scenario.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Ledger {
+    /// Each item's number as it was made (the vector's, then each clone's).
+    created: Vec<u32>,
+    /// Each number as it was dropped, in order.
+    dropped: Vec<u32>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    /// For each call count at which `Clone` panics (0 = the first call;
+    /// the last count is past the end, so nothing panics): whether gather
+    /// returned, the numbers it returned, and the ledger.
+    gathers: Vec<(bool, Vec<u32>, Ledger)>,
+    /// The numbers of the items after the swaps and writes, and the ledger.
+    swaps: (Vec<u32>, Ledger),
+}
+
+/// The order a gather applies: a reversal with two repeats, from the seed.
+fn order(seed: Seed) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..LEN).rev().collect();
+    let mut rng = seed.rng();
+    order.push(rng.usize(0..LEN));
+    order.push(rng.usize(0..LEN));
+    order
+}
+
+#[cfg(not(xsafe_judge))]
+mod tracked {
+    use super::Ledger;
+    use std::cell::{Cell, RefCell};
+
+    thread_local! {
+        static LEDGER: RefCell<Ledger> = RefCell::new(Ledger::default());
+        static NEXT: Cell<u32> = const { Cell::new(0) };
+        /// Clones left before one panics (`None`: never).
+        static CLONES_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+
+    /// An item that records its creation and its drop.
+    #[derive(Debug)]
+    pub struct Tracked {
+        pub number: u32,
+    }
+
+    impl Tracked {
+        pub fn new() -> Self {
+            let number = NEXT.with(|next| {
+                let number = next.get();
+                next.set(number + 1);
+                number
+            });
+            LEDGER.with(|ledger| ledger.borrow_mut().created.push(number));
+            Tracked { number }
+        }
+    }
+
+    impl Clone for Tracked {
+        fn clone(&self) -> Self {
+            CLONES_LEFT.with(|left| match left.get() {
+                Some(0) => panic!("this clone panics on purpose"),
+                Some(n) => left.set(Some(n - 1)),
+                None => {}
+            });
+            Tracked::new()
+        }
+    }
+
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            let number = self.number;
+            LEDGER.with(|ledger| ledger.borrow_mut().dropped.push(number));
+        }
+    }
+
+    /// Starts a scenario: an empty ledger, clones that panic after `clones`.
+    pub fn start(clones: Option<usize>) {
+        LEDGER.with(|ledger| *ledger.borrow_mut() = Ledger::default());
+        NEXT.with(|next| next.set(0));
+        CLONES_LEFT.with(|left| left.set(clones));
+    }
+
+    pub fn ledger() -> Ledger {
+        LEDGER.with(|ledger| std::mem::take(&mut *ledger.borrow_mut()))
+    }
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use branded_indices::{Index, gather, with};
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use tracked::Tracked;
+
+    let order = order(seed);
+    let gathers = (0..=order.len())
+        .map(|clones| {
+            tracked::start(Some(clones));
+            let mut items: Vec<Tracked> = (0..LEN).map(|_| Tracked::new()).collect();
+            let result = with(&mut items, |items| {
+                let order: Vec<Index<'_>> = order.iter().filter_map(|&at| items.index(at)).collect();
+                catch_unwind(AssertUnwindSafe(|| {
+                    gather(&items, &order).iter().map(|item| item.number).collect::<Vec<u32>>()
+                }))
+            });
+            drop(items);
+            let (returned, numbers) = match result {
+                Ok(numbers) => (true, numbers),
+                Err(_) => (false, Vec::new()),
+            };
+            (returned, numbers, tracked::ledger())
+        })
+        .collect();
+
+    tracked::start(None);
+    let mut items: Vec<Tracked> = (0..LEN).map(|_| Tracked::new()).collect();
+    with(&mut items, |mut items| {
+        let first = items.index(0);
+        let last = items.index(LEN - 1);
+        if let (Some(first), Some(last)) = (first, last) {
+            items.swap(first, first);
+            items.swap(first, last);
+            items.swap(last, last);
+            let view = items.view();
+            let copy = view.get(first).clone();
+            *items.get_mut(last) = copy;
+            let again = items.get(first).clone();
+            let pushed = items.push(again);
+            items.swap(pushed, pushed);
+            items.swap(pushed, first);
+        }
+    });
+    let numbers = items.iter().map(|item| item.number).collect();
+    drop(items);
+    Seen {
+        gathers,
+        swaps: (numbers, tracked::ledger()),
+    }
+}
+
+/// Checks that every number made was dropped once, and no other.
+#[track_caller]
+fn assert_each_dropped_once(ledger: &Ledger, scenario: &str) {
+    let mut created = ledger.created.clone();
+    created.sort_unstable();
+    let mut dropped = ledger.dropped.clone();
+    dropped.sort_unstable();
+    for pair in dropped.windows(2) {
+        assert_ne!(pair[0], pair[1], "{scenario}: item {} was dropped twice", pair[0]);
+    }
+    for number in &dropped {
+        assert!(
+            created.binary_search(number).is_ok(),
+            "{scenario}: something was dropped as an item that was never made (memory that was never written?)"
+        );
+    }
+    for number in &created {
+        assert!(dropped.binary_search(number).is_ok(), "{scenario}: item {number} was never dropped");
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let order = order(seed);
+    assert_eq!(seen.gathers.len(), order.len() + 1, "one gather per call count");
+    for (clones, (returned, numbers, ledger)) in seen.gathers.iter().enumerate() {
+        let scenario = if clones < order.len() {
+            format!("gather of {} items whose clone number {clones} panics", order.len())
+        } else {
+            format!("gather of {} items (no clone panics)", order.len())
+        };
+        assert_eq!(*returned, clones == order.len(), "{scenario}: the panic must reach the caller");
+        if *returned {
+            assert_eq!(numbers.len(), order.len(), "{scenario}: one item per index");
+        }
+        assert_eq!(
+            ledger.created.len(),
+            LEN + clones.min(order.len()),
+            "{scenario}: gather must clone each item once, in order, and stop at the panic"
+        );
+        assert_each_dropped_once(ledger, &scenario);
+    }
+    let (numbers, ledger) = &seen.swaps;
+    // Items 0..LEN; item LEN is the clone written over the last one (which
+    // was item 0 after the first swap), item LEN + 1 the one pushed.
+    let expected = [LEN as u32 + 1, 1, 2, LEN as u32, 3];
+    assert_eq!(
+        numbers.as_slice(),
+        expected.as_slice(),
+        "after swaps of items with themselves and with others, a write through get_mut and a push, the items are not where a Vec puts them"
+    );
+    assert_each_dropped_once(ledger, "swaps, get_mut and push");
+}
