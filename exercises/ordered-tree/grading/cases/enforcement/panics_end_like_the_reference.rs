@@ -162,7 +162,13 @@ pub fn judge(seed: Seed, seen: Seen) {
                 if got.panicked {
                     let state = got.state_after_panic.as_deref().unwrap_or_default();
                     let allowed = model.after_a_panic(step, op);
-                    let shown: Vec<String> = allowed.iter().map(Model::snapshot).collect();
+                    let mut shown: Vec<String> = Vec::new();
+                    for allowed in &allowed {
+                        let snapshot = allowed.snapshot();
+                        if !shown.contains(&snapshot) {
+                            shown.push(snapshot);
+                        }
+                    }
                     let Some(found) = allowed.into_iter().find(|model| model.snapshot() == state) else {
                         panic!(
                             "{place} panicked and left the set as\n  {state}\nbut after that panic the set must be one of\n  {}",
