@@ -282,12 +282,33 @@ pub mod diff {
         /// Comparisons and clones made so far.
         static COMPARED: Cell<u32> = const { Cell::new(0) };
         static CLONED: Cell<u32> = const { Cell::new(0) };
+        /// Whether a panic of the case's own (a fuse, [`Panicking`]) fired
+        /// since [`fired`] was last asked.
+        static FIRED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Installs a panic hook that keeps the case's own panics out of the
+    /// output and shows any other (a panic of the code under test).
+    pub fn quiet_hook() {
+        let shown = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !FIRED.with(Cell::get) {
+                shown(info);
+            }
+        }));
+    }
+
+    /// Whether a panic of the case's own fired since the last call: a step
+    /// that panicked without one panicked in the code under test.
+    pub fn fired() -> bool {
+        FIRED.with(|fired| fired.replace(false))
     }
 
     fn burn(fuse: &'static std::thread::LocalKey<Cell<Option<u32>>>, what: &str) {
         fuse.with(|fuse| match fuse.get() {
             Some(1) => {
                 fuse.set(None);
+                FIRED.with(|fired| fired.set(true));
                 panic!("this key's {what} panics, as the case asked");
             }
             Some(left) => fuse.set(Some(left - 1)),
@@ -457,6 +478,7 @@ pub mod diff {
         type Item = I::Item;
         fn next(&mut self) -> Option<I::Item> {
             if self.after == 0 {
+                FIRED.with(|fired| fired.set(true));
                 panic!("this iterator panics, as the case asked");
             }
             self.after -= 1;

@@ -165,8 +165,7 @@ fn names(seed: Seed) -> Vec<String> {
 pub fn observe(seed: Seed) -> Seen {
     use crate::support::diff::learner::Model;
 
-    // An inverted range may panic, as std's does: keep it out of the output.
-    std::panic::set_hook(Box::new(|_| {}));
+    crate::support::diff::quiet_hook();
     let traces = SEQUENCES
         .iter()
         .map(|(_, ops)| {

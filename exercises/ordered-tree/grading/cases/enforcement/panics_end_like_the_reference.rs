@@ -68,6 +68,9 @@ const SEQUENCES: [(&str, &[Op]); 2] = [
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Step {
     panicked: bool,
+    /// Whether the panic was the case's own (a key's or the iterator's),
+    /// rather than one of the code under test.
+    ours: bool,
     result: String,
     state_after_panic: Option<String>,
 }
@@ -97,10 +100,10 @@ fn names(seed: Seed) -> Vec<String> {
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use crate::support::diff::learner::Model;
-    use crate::support::diff::{Fuse, arm, calls, disarm};
+    use crate::support::diff::{Fuse, arm, calls, disarm, fired};
     use std::panic::{AssertUnwindSafe, catch_unwind};
 
-    std::panic::set_hook(Box::new(|_| {}));
+    crate::support::diff::quiet_hook();
     let run = |ops: &[Op], fuse: Option<Fuse>| {
         let mut model = Model::new(names(seed));
         disarm();
@@ -109,17 +112,22 @@ pub fn observe(seed: Seed) -> Seen {
         }
         let steps = (0u32..)
             .zip(ops)
-            .map(|(step, &op)| match catch_unwind(AssertUnwindSafe(|| model.apply(step, op))) {
-                Ok(result) => Step {
-                    panicked: false,
-                    result,
-                    state_after_panic: None,
-                },
-                Err(_) => Step {
-                    panicked: true,
-                    result: String::new(),
-                    state_after_panic: Some(model.snapshot()),
-                },
+            .map(|(step, &op)| {
+                fired();
+                match catch_unwind(AssertUnwindSafe(|| model.apply(step, op))) {
+                    Ok(result) => Step {
+                        panicked: false,
+                        ours: fired(),
+                        result,
+                        state_after_panic: None,
+                    },
+                    Err(_) => Step {
+                        panicked: true,
+                        ours: fired(),
+                        result: String::new(),
+                        state_after_panic: Some(model.snapshot()),
+                    },
+                }
             })
             .collect();
         disarm();
@@ -160,6 +168,10 @@ pub fn judge(seed: Seed, seen: Seen) {
                 let place = format!("sequence \"{name}\" (keys by rank: {names:?}), when {fuse}: step {step}, {op:?}");
                 let must_panic = matches!(op, ExtendPanicking(..) | CollectPanicking(..));
                 if got.panicked {
+                    assert!(
+                        got.ours,
+                        "{place} panicked, but neither a key nor the iterator the case gave it did: the panic came from the code under test"
+                    );
                     let state = got.state_after_panic.as_deref().unwrap_or_default();
                     let allowed = model.after_a_panic(step, op);
                     let mut shown: Vec<String> = Vec::new();
