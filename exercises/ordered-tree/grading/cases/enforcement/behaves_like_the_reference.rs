@@ -190,7 +190,11 @@ pub fn judge(seed: Seed, seen: Seen) {
     assert_eq!(seen.traces.len(), SEQUENCES.len(), "one trace per sequence");
     let names = names(seed);
     for ((name, ops), trace) in SEQUENCES.iter().zip(&seen.traces) {
-        assert_eq!(trace.len(), ops.len(), "sequence \"{name}\": one record per step");
+        assert_eq!(
+            trace.len(),
+            ops.len(),
+            "sequence \"{name}\": one record per step"
+        );
         let mut model = Model::new(names.clone());
         for ((step, &op), got) in (0u32..).zip(ops.iter()).zip(trace) {
             let result = model.apply(step, op);

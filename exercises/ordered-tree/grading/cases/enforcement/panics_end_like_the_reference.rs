@@ -156,16 +156,26 @@ pub fn observe(seed: Seed) -> Seen {
 pub fn judge(seed: Seed, seen: Seen) {
     use crate::support::diff::reference::Model;
 
-    assert_eq!(seen.runs.len(), SEQUENCES.len(), "one list of runs per sequence");
+    assert_eq!(
+        seen.runs.len(),
+        SEQUENCES.len(),
+        "one list of runs per sequence"
+    );
     let names = names(seed);
     for ((name, ops), runs) in SEQUENCES.iter().zip(&seen.runs) {
         assert!(!runs.is_empty(), "sequence \"{name}\" was not run");
         for run in runs {
             let fuse = &run.fuse;
-            assert_eq!(run.steps.len(), ops.len(), "sequence \"{name}\", {fuse}: one record per step");
+            assert_eq!(
+                run.steps.len(),
+                ops.len(),
+                "sequence \"{name}\", {fuse}: one record per step"
+            );
             let mut model = Model::new(names.clone());
             for ((step, &op), got) in (0u32..).zip(ops.iter()).zip(&run.steps) {
-                let place = format!("sequence \"{name}\" (keys by rank: {names:?}), when {fuse}: step {step}, {op:?}");
+                let place = format!(
+                    "sequence \"{name}\" (keys by rank: {names:?}), when {fuse}: step {step}, {op:?}"
+                );
                 let must_panic = matches!(op, ExtendPanicking(..) | CollectPanicking(..));
                 if got.panicked {
                     assert!(
@@ -181,7 +191,8 @@ pub fn judge(seed: Seed, seen: Seen) {
                             shown.push(snapshot);
                         }
                     }
-                    let Some(found) = allowed.into_iter().find(|model| model.snapshot() == state) else {
+                    let Some(found) = allowed.into_iter().find(|model| model.snapshot() == state)
+                    else {
                         panic!(
                             "{place} panicked and left the set as\n  {state}\nbut after that panic the set must be one of\n  {}",
                             shown.join("\n  ")

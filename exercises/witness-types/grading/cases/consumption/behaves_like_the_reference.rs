@@ -189,8 +189,7 @@ macro_rules! replay_on {
     ($krate:ident) => {
         use super::{ENDPOINTS, GROUPS, Inputs, Op};
         use ::$krate::{
-            Bound, Connected, Endpoint, MulticastAddr, Network, Port, Socket, Unbound,
-            UnicastAddr,
+            Bound, Connected, Endpoint, MulticastAddr, Network, Port, Socket, Unbound, UnicastAddr,
         };
 
         enum Slot {
@@ -233,9 +232,11 @@ macro_rules! replay_on {
             fn endpoint(&self, index: usize) -> Endpoint {
                 let (addr, port) = self.inputs.endpoints[index % ENDPOINTS];
                 Endpoint {
-                    addr: UnicastAddr::new(addr)
-                        .unwrap_or_else(|| panic!("UnicastAddr::new refused the unicast address {addr}")),
-                    port: Port::new(port).unwrap_or_else(|| panic!("Port::new refused the port {port}")),
+                    addr: UnicastAddr::new(addr).unwrap_or_else(|| {
+                        panic!("UnicastAddr::new refused the unicast address {addr}")
+                    }),
+                    port: Port::new(port)
+                        .unwrap_or_else(|| panic!("Port::new refused the port {port}")),
                 }
             }
 
@@ -305,7 +306,11 @@ macro_rules! replay_on {
                         match std::mem::replace(&mut self.slots[socket], Slot::Gone) {
                             Slot::Bound(bound) => {
                                 let connected = bound.connect(peer);
-                                let seen = format!("local {} peer {}", show(connected.local()), show(connected.peer()));
+                                let seen = format!(
+                                    "local {} peer {}",
+                                    show(connected.local()),
+                                    show(connected.peer())
+                                );
                                 self.slots[socket] = Slot::Connected(connected);
                                 seen
                             }
@@ -353,27 +358,34 @@ macro_rules! replay_on {
                         Slot::Connected(connected) => show(connected.peer()),
                         _ => wrong("connected"),
                     },
-                    Op::Close(socket) => match std::mem::replace(&mut self.slots[socket], Slot::Gone) {
-                        Slot::Bound(bound) => {
-                            bound.close();
-                            String::new()
+                    Op::Close(socket) => {
+                        match std::mem::replace(&mut self.slots[socket], Slot::Gone) {
+                            Slot::Bound(bound) => {
+                                bound.close();
+                                String::new()
+                            }
+                            Slot::Connected(connected) => {
+                                connected.close();
+                                String::new()
+                            }
+                            other => {
+                                self.slots[socket] = other;
+                                wrong("bound or connected")
+                            }
                         }
-                        Slot::Connected(connected) => {
-                            connected.close();
-                            String::new()
-                        }
-                        other => {
-                            self.slots[socket] = other;
-                            wrong("bound or connected")
-                        }
-                    },
+                    }
                     Op::Bound(net) => sorted(self.nets[net].bound()),
                     Op::Sent(net) => {
                         let sent: Vec<String> = self.nets[net]
                             .sent()
                             .into_iter()
                             .map(|datagram| {
-                                format!("{} -> {} {:?}", show(datagram.from), show(datagram.to), datagram.payload)
+                                format!(
+                                    "{} -> {} {:?}",
+                                    show(datagram.from),
+                                    show(datagram.to),
+                                    datagram.payload
+                                )
                             })
                             .collect();
                         format!("[{}]", sent.join(", "))
@@ -381,9 +393,13 @@ macro_rules! replay_on {
                     Op::Addresses => {
                         let mut seen = Vec::new();
                         for addr in crate::support::edges() {
-                            let unicast = UnicastAddr::new(addr).map(|host| format!("{} {host}", host.get()));
-                            let multicast = MulticastAddr::new(addr).map(|group| format!("{} {group}", group.get()));
-                            seen.push(format!("{addr}: unicast {unicast:?}, multicast {multicast:?}"));
+                            let unicast =
+                                UnicastAddr::new(addr).map(|host| format!("{} {host}", host.get()));
+                            let multicast = MulticastAddr::new(addr)
+                                .map(|group| format!("{} {group}", group.get()));
+                            seen.push(format!(
+                                "{addr}: unicast {unicast:?}, multicast {multicast:?}"
+                            ));
                         }
                         let all = MulticastAddr::ALL_NODES;
                         seen.push(format!("ALL_NODES {} {all}", all.get()));
@@ -392,7 +408,8 @@ macro_rules! replay_on {
                     Op::Ports => {
                         let mut seen = Vec::new();
                         for number in [0, 1, 80, 65535] {
-                            let port = Port::new(number).map(|port| format!("{} {port}", port.get()));
+                            let port =
+                                Port::new(number).map(|port| format!("{} {port}", port.get()));
                             seen.push(format!("new({number}): {port:?}"));
                         }
                         for text in ["", "0", "80", "65535", "65536", "x1", "99999"] {
@@ -445,7 +462,11 @@ pub fn judge(seed: Seed, seen: Seen) {
     assert_eq!(seen.traces.len(), SEQUENCES.len(), "one trace per sequence");
     let drawn = inputs(seed);
     for ((name, ops), trace) in SEQUENCES.iter().zip(&seen.traces) {
-        assert_eq!(trace.len(), ops.len(), "sequence \"{name}\": one record per step");
+        assert_eq!(
+            trace.len(),
+            ops.len(),
+            "sequence \"{name}\": one record per step"
+        );
         let mut model = reference::Model::new(drawn.clone());
         for ((step, &op), got) in ops.iter().enumerate().zip(trace) {
             let result = model.apply(step, op);
