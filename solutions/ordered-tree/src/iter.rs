@@ -78,10 +78,13 @@ impl<'a, T: Ord> Range<'a, T> {
                 next = node.left();
             }
         }
-        Range {
-            pending,
-            end: first_after_end(root, end),
+        let end = first_after_end(root, end);
+        if end.is_some_and(|end| before_start(end.key(), start)) {
+            // The first key past the end comes before the start: the range
+            // is inverted (`5..2`) or empty, and holds no key at all.
+            pending.clear();
         }
+        Range { pending, end }
     }
 }
 

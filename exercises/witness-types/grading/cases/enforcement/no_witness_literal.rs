@@ -1,17 +1,16 @@
-//! Proves enforcement: code outside the crate cannot wrap an address it did
-//! not check as a `UnicastAddr`: no struct literal of it compiles. The
-//! literal may be refused because the field is private (E0451), because the
-//! private field has another name (E0560), or because the type has private
-//! fields the literal cannot give (an error without a code): the annotation
-//! asks for an error about a field of `UnicastAddr`, so a literal refused
-//! only for a type mismatch (a public field of another type) does not pass.
-//! Each witness has its own case: rustc reports privacy errors only once
-//! every other error of the program is gone, so one literal's error could
-//! hide the other's.
+//! Proves enforcement: code outside the crate cannot write a struct literal
+//! of `UnicastAddr`, so it cannot wrap an address it did not check. The
+//! literal here is `UnicastAddr { ..host }`: it names no field, so it has no
+//! type error whatever the private fields are (their names, their types, how
+//! many), and rustc refuses it for the one reason that matters, a private
+//! field (E0451). With every field public it compiles, and the case fails.
+//! (rustc reports privacy errors only once no type error is left, so a
+//! literal that gave a field a value could fail for its type instead.)
 use std::net::Ipv6Addr;
 use witness_types::UnicastAddr;
 
 fn main() {
-    let host = UnicastAddr { addr: Ipv6Addr::UNSPECIFIED }; //~ ERROR "field" "UnicastAddr"
-    println!("{host:?}");
+    let host = UnicastAddr::new(Ipv6Addr::LOCALHOST).expect("::1 is a host");
+    let copy = UnicastAddr { ..host }; //~ ERROR E0451
+    println!("{copy:?}");
 }
