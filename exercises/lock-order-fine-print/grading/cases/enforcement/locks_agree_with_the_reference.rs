@@ -403,8 +403,10 @@ macro_rules! script {
             let second = Arc::new(Mutex::new(vec![word(2)]));
             let rwlock = Arc::new(RwLock::new(vec![word(3)]));
             let made = (&probe::<Mutex>()).made_by_default().unwrap_or_else(|| Mutex::new(Vec::new()));
+            log.see("OrderedMutex::default, then try_lock", try_free(Some(&made), None, Try::Lock, &word(20)));
             log.see("OrderedMutex::default, then into_inner", made.into_inner());
             let made = (&probe::<RwLock>()).made_by_default().unwrap_or_else(|| RwLock::new(Vec::new()));
+            log.see("OrderedRwLock::default, then try_write", try_free(None, Some(&made), Try::Write, &word(21)));
             log.see("OrderedRwLock::default, then into_inner", made.into_inner());
             let made = (&probe::<Mutex>())
                 .made_from(vec![word(4), word(4)])
