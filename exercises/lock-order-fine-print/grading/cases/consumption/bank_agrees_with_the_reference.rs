@@ -106,10 +106,10 @@ pub struct Seen {
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Answer, Call};
-        use $krate::bank::{Accounts, Bank, Transfer};
-        use $krate::{Lock, OrderedMutex, with_token};
         use std::fmt::Debug;
         use std::sync::mpsc;
+        use $krate::bank::{Accounts, Bank, Transfer};
+        use $krate::{Lock, OrderedMutex, with_token};
 
         /// A value in both modes and its clone's, and whether they agree.
         fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {

@@ -107,13 +107,13 @@ pub struct Seen {
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Call, PATIENCE};
-        use $krate::LockToken;
-        use $krate::bank::{Bank, Transfer};
         use std::fmt::Debug;
         use std::marker::PhantomData;
         use std::sync::mpsc;
         use std::thread;
         use std::time::Duration;
+        use $krate::LockToken;
+        use $krate::bank::{Bank, Transfer};
 
         /// What a method the crate lacks returns.
         pub struct Absent;
@@ -203,7 +203,9 @@ macro_rules! runner {
             }
         }
 
-        pub fn run(scripts: &[(Vec<u64>, Vec<Call>)]) -> (Vec<(usize, String, String)>, Vec<Option<bool>>) {
+        pub fn run(
+            scripts: &[(Vec<u64>, Vec<Call>)],
+        ) -> (Vec<(usize, String, String)>, Vec<Option<bool>>) {
             let mut answers = Vec::new();
             let mut root = LockToken::new();
             let mut bank_debug = Vec::new();
