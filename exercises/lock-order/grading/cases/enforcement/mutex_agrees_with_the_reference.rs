@@ -369,10 +369,11 @@ macro_rules! script {
             log.see("From, then into_inner", made.into_inner());
 
             // Formatting, not held.
-            let root = LockToken::new();
-            format_here(&mut log, "a token", &root, token_debug);
+            {
+                let root = LockToken::new();
+                format_here(&mut log, "a token", &root, token_debug);
+            }
             format(&mut log, "a mutex not held", &outer, mutex_debug);
-            drop(root);
 
             // Nested locks, try_lock while held and free, fork.
             let mut root = LockToken::new();
