@@ -552,11 +552,6 @@ fn rejects() -> String {
         }
         let _ = writeln!(out, "mod {module} {{\n    use super::*;\n");
         out.push_str(&special_module_opening(module));
-        // A type that may move comes first: a derive that checks each name
-        // once checks it and skips the rest.
-        if module.starts_with("same_name") && *module == "same_name_1" {
-            out.push_str("\n    #[derive(Sendable)]\n    pub struct Decoy {\n        pub id: u32,\n    }\n");
-        }
         for item in items.iter().filter(|item| item.module == Some(module)) {
             out.push('\n');
             out.push_str(&indent(&item.text, "    "));

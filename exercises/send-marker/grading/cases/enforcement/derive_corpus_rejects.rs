@@ -936,11 +936,6 @@ mod same_name_1 {
     use super::*;
 
 
-    #[derive(Sendable)]
-    pub struct Decoy {
-        pub id: u32,
-    }
-
     // Job: an enum, whose field 3 of 3 holds a shared `RefCell` inside `std::collections::VecDeque<[_; 1]>`, under `#[cfg_attr(all(), doc = "skip")]`.
     #[derive(Sendable)]
     pub enum Job {
