@@ -149,6 +149,14 @@ pub fn cargo_step(
     let mut all: Vec<OsString> = Vec::new();
     if let Some((subcommand, rest)) = args.split_first() {
         all.push(subcommand.into());
+        // `cargo miri` takes its own subcommand (`run`) before cargo's flags.
+        let rest = match (*subcommand, rest.split_first()) {
+            ("miri", Some((inner, rest))) => {
+                all.push(inner.into());
+                rest
+            }
+            _ => rest,
+        };
         all.extend([
             "--frozen".into(),
             "--manifest-path".into(),
