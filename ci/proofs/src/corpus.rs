@@ -31,9 +31,11 @@
 use std::fmt::Write as _;
 
 /// Where the accepted corpus lives, relative to the course's root.
-pub const ACCEPTS: &str = "exercises/send-marker/grading/cases/enforcement/derive_corpus_accepts.rs";
+pub const ACCEPTS: &str =
+    "exercises/send-marker/grading/cases/enforcement/derive_corpus_accepts.rs";
 /// Where the rejected corpus lives, relative to the course's root.
-pub const REJECTS: &str = "exercises/send-marker/grading/cases/enforcement/derive_corpus_rejects.rs";
+pub const REJECTS: &str =
+    "exercises/send-marker/grading/cases/enforcement/derive_corpus_rejects.rs";
 
 /// Every generated file: its path relative to the course's root, and its
 /// text.
@@ -296,7 +298,7 @@ fn definition(shape: Shape, name: &str, derive: &str, fields: &[Field], turn: us
         } else {
             let _ = write!(out, "\nwhere\n    {},\n{{\n", &where_clause[6..]);
         }
-        if turn % 2 == 0 {
+        if turn.is_multiple_of(2) {
             out.push_str("    Idle,\n");
         }
         for (index, field) in all.iter().enumerate() {
@@ -431,12 +433,12 @@ fn rejected(index: usize, module: Option<&'static str>, name: &str) -> Rejected 
     let lifetime = shape.lifetime();
     // In a generic shape, a poison with no lifetime mentions `T` too: a
     // derive that skips the fields that mention a parameter misses it.
-    let tag_argument = if matches!(shape, Shape::Generic | Shape::WhereEnum) && !poison.contains("{lt}")
-    {
-        format!("(T, {tag})")
-    } else {
-        tag.clone()
-    };
+    let tag_argument =
+        if matches!(shape, Shape::Generic | Shape::WhereEnum) && !poison.contains("{lt}") {
+            format!("(T, {tag})")
+        } else {
+            tag.clone()
+        };
     let poisoned = wrapper.replace("{}", &fill(poison, &tag_argument, lifetime));
     let decoy = if wrapper == "{}" {
         decoy.map(|decoy| fill(decoy, "", lifetime))
@@ -482,13 +484,15 @@ fn rejected(index: usize, module: Option<&'static str>, name: &str) -> Rejected 
         own + position + 1,
         own + 3,
     );
-    text.push_str(&definition(shape, name, derive_path(module.unwrap_or("")), &fields, index));
+    text.push_str(&definition(
+        shape,
+        name,
+        derive_path(module.unwrap_or("")),
+        &fields,
+        index,
+    ));
     let _ = writeln!(text, "//~? ERROR E0277 \"{tag}\"");
-    Rejected {
-        module,
-        text,
-        tag,
-    }
+    Rejected { module, text, tag }
 }
 
 /// The compile-fail case.
@@ -498,7 +502,11 @@ fn rejects() -> String {
         .collect();
     let mut next = items.len();
     for (module, _) in SPECIAL_MODULES {
-        let count = if module.starts_with("same_name") { 1 } else { 2 };
+        let count = if module.starts_with("same_name") {
+            1
+        } else {
+            2
+        };
         for _ in 0..count {
             let name = if module.starts_with("same_name") {
                 "Job".to_owned()
@@ -531,11 +539,25 @@ fn rejects() -> String {
          pub mod alike {\n    use super::*;\n\n    #[derive(Sendable)]\n    pub struct Token<T>(pub T);\n}\n\n\
          /// Another `Token`, which is not `Sendable`.\n\
          pub mod lookalike {\n    pub struct Token<T>(pub T);\n}\n\n\
-         // The tags: each names one rejected type in its error.\n",
+         /// The tags: each names one rejected type in its error. They are\n\
+         /// `Sendable`, so that only what holds one (an `Rc`, a raw pointer, a\n\
+         /// shared `Cell`) is not: a wrong impl for it lets the type through.\n\
+         macro_rules! tags {\n    \
+         ($($tag:ident)*) => {\n        \
+         $(\n            \
+         pub struct $tag;\n            \
+         // SAFETY: a unit struct holds nothing.\n            \
+         unsafe impl Sendable for $tag {}\n        \
+         )*\n    \
+         };\n\
+         }\n\n\
+         tags!(\n",
     );
-    for item in &items {
-        let _ = writeln!(out, "pub struct {};", item.tag);
+    for chunk in items.chunks(8) {
+        let tags: Vec<&str> = chunk.iter().map(|item| item.tag.as_str()).collect();
+        let _ = writeln!(out, "    {}", tags.join(" "));
     }
+    out.push_str(");\n");
     out.push_str(
         "\n// A field under `#[sendable(skip)]` is an error of its own (the derive\n\
          // declares no such attribute), which the case tolerates.\n\
@@ -570,7 +592,11 @@ fn accepted(index: usize, module: &str, name: &str) -> (Shape, String) {
     let attribute = ATTRIBUTES[index % ACCEPTED_ATTRIBUTES];
     let fields: Vec<Field> = (0..3)
         .map(|slot| {
-            let ty = fill(SENDABLES[(index * 3 + slot * 11) % SENDABLES.len()], "", lifetime);
+            let ty = fill(
+                SENDABLES[(index * 3 + slot * 11) % SENDABLES.len()],
+                "",
+                lifetime,
+            );
             let wrapper = WRAPPERS[(index + slot * 5) % WRAPPERS.len()];
             Field {
                 attribute: if slot == index % 3 { attribute } else { "" },
@@ -579,7 +605,13 @@ fn accepted(index: usize, module: &str, name: &str) -> (Shape, String) {
         })
         .collect();
     let mut text = format!("// {name}: {}.\n", shape.describe());
-    text.push_str(&definition(shape, name, derive_path(module), &fields, index));
+    text.push_str(&definition(
+        shape,
+        name,
+        derive_path(module),
+        &fields,
+        index,
+    ));
     (shape, text)
 }
 
@@ -622,10 +654,18 @@ fn accepts() -> String {
     }
     let mut next = 48;
     for (module, about) in SPECIAL_MODULES {
-        let _ = write!(body, "\n    /// {}\n", if about.is_empty() { "As above." } else { about });
+        let _ = write!(
+            body,
+            "\n    /// {}\n",
+            if about.is_empty() { "As above." } else { about }
+        );
         let _ = writeln!(body, "    pub mod {module} {{\n        use super::*;\n");
         body.push_str(&indent(&special_module_opening(module), "    "));
-        let count = if module.starts_with("same_name") { 1 } else { 2 };
+        let count = if module.starts_with("same_name") {
+            1
+        } else {
+            2
+        };
         for _ in 0..count {
             let name = if module.starts_with("same_name") {
                 "Job".to_owned()

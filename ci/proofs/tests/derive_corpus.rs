@@ -8,8 +8,8 @@ use xsafe_grading_proofs::{corpus, course_root};
 fn checked_in_corpus_is_current() {
     let root = course_root();
     for (path, text) in corpus::files() {
-        let current = std::fs::read_to_string(root.join(path))
-            .unwrap_or_else(|err| panic!("{path}: {err}"));
+        let current =
+            std::fs::read_to_string(root.join(path)).unwrap_or_else(|err| panic!("{path}: {err}"));
         assert!(
             current == text,
             "{path} differs from what ci/proofs/src/corpus.rs writes: run `cargo run -p xsafe-grading-proofs --bin corpus -- --write`"

@@ -31,68 +31,29 @@ pub mod lookalike {
     pub struct Token<T>(pub T);
 }
 
-// The tags: each names one rejected type in its error.
-pub struct Tag01;
-pub struct Tag02;
-pub struct Tag03;
-pub struct Tag04;
-pub struct Tag05;
-pub struct Tag06;
-pub struct Tag07;
-pub struct Tag08;
-pub struct Tag09;
-pub struct Tag10;
-pub struct Tag11;
-pub struct Tag12;
-pub struct Tag13;
-pub struct Tag14;
-pub struct Tag15;
-pub struct Tag16;
-pub struct Tag17;
-pub struct Tag18;
-pub struct Tag19;
-pub struct Tag20;
-pub struct Tag21;
-pub struct Tag22;
-pub struct Tag23;
-pub struct Tag24;
-pub struct Tag25;
-pub struct Tag26;
-pub struct Tag27;
-pub struct Tag28;
-pub struct Tag29;
-pub struct Tag30;
-pub struct Tag31;
-pub struct Tag32;
-pub struct Tag33;
-pub struct Tag34;
-pub struct Tag35;
-pub struct Tag36;
-pub struct Tag37;
-pub struct Tag38;
-pub struct Tag39;
-pub struct Tag40;
-pub struct Tag41;
-pub struct Tag42;
-pub struct Tag43;
-pub struct Tag44;
-pub struct Tag45;
-pub struct Tag46;
-pub struct Tag47;
-pub struct Tag48;
-pub struct Tag49;
-pub struct Tag50;
-pub struct Tag51;
-pub struct Tag52;
-pub struct Tag53;
-pub struct Tag54;
-pub struct Tag55;
-pub struct Tag56;
-pub struct Tag57;
-pub struct Tag58;
-pub struct Tag59;
-pub struct Tag60;
-pub struct Tag61;
+/// The tags: each names one rejected type in its error. They are
+/// `Sendable`, so that only what holds one (an `Rc`, a raw pointer, a
+/// shared `Cell`) is not: a wrong impl for it lets the type through.
+macro_rules! tags {
+    ($($tag:ident)*) => {
+        $(
+            pub struct $tag;
+            // SAFETY: a unit struct holds nothing.
+            unsafe impl Sendable for $tag {}
+        )*
+    };
+}
+
+tags!(
+    Tag01 Tag02 Tag03 Tag04 Tag05 Tag06 Tag07 Tag08
+    Tag09 Tag10 Tag11 Tag12 Tag13 Tag14 Tag15 Tag16
+    Tag17 Tag18 Tag19 Tag20 Tag21 Tag22 Tag23 Tag24
+    Tag25 Tag26 Tag27 Tag28 Tag29 Tag30 Tag31 Tag32
+    Tag33 Tag34 Tag35 Tag36 Tag37 Tag38 Tag39 Tag40
+    Tag41 Tag42 Tag43 Tag44 Tag45 Tag46 Tag47 Tag48
+    Tag49 Tag50 Tag51 Tag52 Tag53 Tag54 Tag55 Tag56
+    Tag57 Tag58 Tag59 Tag60 Tag61
+);
 
 // A field under `#[sendable(skip)]` is an error of its own (the derive
 // declares no such attribute), which the case tolerates.
