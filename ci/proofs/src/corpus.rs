@@ -435,7 +435,7 @@ fn rejected(index: usize, module: Option<&'static str>, name: &str) -> Rejected 
     // derive that skips the fields that mention a parameter misses it.
     let tag_argument =
         if matches!(shape, Shape::Generic | Shape::WhereEnum) && !poison.contains("{lt}") {
-            format!("(T, {tag})")
+            format!("{tag}<T>")
         } else {
             tag.clone()
         };
@@ -545,9 +545,9 @@ fn rejects() -> String {
          macro_rules! tags {\n    \
          ($($tag:ident)*) => {\n        \
          $(\n            \
-         pub struct $tag;\n            \
-         // SAFETY: a unit struct holds nothing.\n            \
-         unsafe impl Sendable for $tag {}\n        \
+         pub struct $tag<T = ()>(std::marker::PhantomData<T>);\n            \
+         // SAFETY: a tag holds nothing but a marker of `T`, which may move.\n            \
+         unsafe impl<T: Sendable> Sendable for $tag<T> {}\n        \
          )*\n    \
          };\n\
          }\n\n\

@@ -37,9 +37,9 @@ pub mod lookalike {
 macro_rules! tags {
     ($($tag:ident)*) => {
         $(
-            pub struct $tag;
-            // SAFETY: a unit struct holds nothing.
-            unsafe impl Sendable for $tag {}
+            pub struct $tag<T = ()>(std::marker::PhantomData<T>);
+            // SAFETY: a tag holds nothing but a marker of `T`, which may move.
+            unsafe impl<T: Sendable> Sendable for $tag<T> {}
         )*
     };
 }
@@ -105,7 +105,7 @@ where
     pub field_1: Vec<U>,
     pub field_2: Vec<u8>,
     #[doc(hidden)]
-    pub field_3: Vec<*mut (T, Tag04)>,
+    pub field_3: Vec<*mut Tag04<T>>,
     pub field_4: std::collections::BTreeMap<u8, Vec<u8>>,
 }
 //~? ERROR E0277 "Tag04"
@@ -202,7 +202,7 @@ where
     pub field_2: std::collections::VecDeque<[u8; 1]>,
     pub field_3: &'static [u16],
     /// A doc comment is an attribute too.
-    pub field_4: std::collections::VecDeque<[std::sync::Arc<std::cell::Cell<(T, Tag11)>>; 1]>,
+    pub field_4: std::collections::VecDeque<[std::sync::Arc<std::cell::Cell<Tag11<T>>>; 1]>,
 }
 //~? ERROR E0277 "Tag11"
 
@@ -240,7 +240,7 @@ where
     ),
     Variant1 {
         #[cfg_attr(all(), doc = "skip")]
-        field: Option<std::rc::Rc<(T, Tag14)>>,
+        field: Option<std::rc::Rc<Tag14<T>>>,
     },
     /// A documented variant.
     Variant2(
@@ -303,7 +303,7 @@ where
     pub field_2: [u8; 2],
     pub field_3: Vec<u16>,
     #[sendable(skip)]
-    pub field_4: [std::ptr::NonNull<(T, Tag18)>; 2],
+    pub field_4: [std::ptr::NonNull<Tag18<T>>; 2],
 }
 //~? ERROR E0277 "Tag18"
 
@@ -397,7 +397,7 @@ where
     pub field_0: T,
     pub field_1: Vec<U>,
     #[rustfmt::skip]
-    pub field_2: Plain<(T, Tag25)>,
+    pub field_2: Plain<Tag25<T>>,
     pub field_3: Option<u8>,
     pub field_4: std::collections::HashMap<String, u32>,
 }
@@ -438,7 +438,7 @@ where
         field: Vec<u8>,
     },
     Variant2(
-        Vec<std::rc::Weak<(T, Tag28)>>,
+        Vec<std::rc::Weak<Tag28<T>>>,
     ),
     Variant3 {
         field: f64,
@@ -594,7 +594,7 @@ where
     pub field_1: Vec<U>,
     pub field_2: Box<u8>,
     #[doc = "a doc attribute"]
-    pub field_3: Box<lookalike::Token<(T, Tag39)>>,
+    pub field_3: Box<lookalike::Token<Tag39<T>>>,
     pub field_4: &'static str,
 }
 //~? ERROR E0277 "Tag39"
@@ -638,7 +638,7 @@ where
     ),
     Variant3 {
         #[allow(clippy::type_complexity)]
-        field: [*const (T, Tag42); 2],
+        field: [*const Tag42<T>; 2],
     },
     Done,
 }
@@ -729,7 +729,7 @@ where
     ),
     Variant1 {
         #[doc(hidden)]
-        field: std::marker::PhantomData<std::rc::Rc<(T, Tag49)>>,
+        field: std::marker::PhantomData<std::rc::Rc<Tag49<T>>>,
     },
     Variant2(
         std::marker::PhantomData<String>,
@@ -796,7 +796,7 @@ mod shadow_trait {
         pub field_2: (u8, u8),
         pub field_3: &'static std::sync::Mutex<u8>,
         #[cfg(all())]
-        pub field_4: (u8, std::rc::Rc<(T, Tag53)>),
+        pub field_4: (u8, std::rc::Rc<Tag53<T>>),
     }
     //~? ERROR E0277 "Tag53"
 
@@ -841,7 +841,7 @@ mod shadow_type {
         ),
         Variant1 {
             /// A doc comment is an attribute too.
-            field: std::collections::HashMap<u16, *mut (T, Tag56)>,
+            field: std::collections::HashMap<u16, *mut Tag56<T>>,
         },
         /// A documented variant.
         Variant2(
