@@ -7,6 +7,7 @@
 //! `cargo test` running these proofs holds its lock while they run).
 
 pub mod api_mutants;
+pub mod corpus;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
