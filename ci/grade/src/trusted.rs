@@ -503,7 +503,8 @@ fn build_caches(
             .iter()
             .filter_map(|message| match message {
                 Message::CompilerMessage(message)
-                    if message.message.level == cargo_metadata::diagnostic::DiagnosticLevel::Error =>
+                    if message.message.level
+                        == cargo_metadata::diagnostic::DiagnosticLevel::Error =>
                 {
                     message.message.rendered.clone()
                 }
