@@ -273,6 +273,17 @@ pub mod diff {
     use std::cell::Cell;
     use std::cmp::Ordering;
     use std::fmt;
+    use xsafe_case::Seed;
+
+    /// The names of `count` keys drawn from `seed` (`keys_like` of
+    /// `0..count`), as the differential cases' `String` keys carry them.
+    pub fn names(seed: Seed, count: usize) -> Vec<String> {
+        let ranks: Vec<u32> = (0..count as u32).collect();
+        super::keys_like(seed, &ranks, count)
+            .into_iter()
+            .map(|key| format!("{key:08x}"))
+            .collect()
+    }
 
     thread_local! {
         /// Comparisons (`cmp`, `==`) left before one panics, when armed.

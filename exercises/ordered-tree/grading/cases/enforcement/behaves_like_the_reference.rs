@@ -11,7 +11,7 @@
 //! `root_node`, and the same `len`. An inverted range (`5..2`) may yield
 //! nothing or panic, as std's `BTreeSet` does; it never yields a key.
 use crate::support::diff::{End, Op};
-use crate::support::keys_like;
+use crate::support::diff::names;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -153,14 +153,6 @@ pub struct Seen {
     traces: Vec<Vec<String>>,
 }
 
-fn names(seed: Seed) -> Vec<String> {
-    let ranks: Vec<u32> = (0..RANKS as u32).collect();
-    keys_like(seed, &ranks, RANKS)
-        .into_iter()
-        .map(|key| format!("{key:08x}"))
-        .collect()
-}
-
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use crate::support::diff::learner::Model;
@@ -169,7 +161,7 @@ pub fn observe(seed: Seed) -> Seen {
     let traces = SEQUENCES
         .iter()
         .map(|(_, ops)| {
-            let mut model = Model::new(names(seed));
+            let mut model = Model::new(names(seed, RANKS));
             (0u32..)
                 .zip(ops.iter())
                 .map(|(step, &op)| {
@@ -188,7 +180,7 @@ pub fn judge(seed: Seed, seen: Seen) {
     use crate::support::diff::reference::Model;
 
     assert_eq!(seen.traces.len(), SEQUENCES.len(), "one trace per sequence");
-    let names = names(seed);
+    let names = names(seed, RANKS);
     for ((name, ops), trace) in SEQUENCES.iter().zip(&seen.traces) {
         assert_eq!(
             trace.len(),

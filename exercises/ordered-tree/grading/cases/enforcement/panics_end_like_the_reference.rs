@@ -9,7 +9,7 @@
 //! `len` counts the nodes of a tree that is still in order, and every later
 //! operation answers as the reference does from that state.
 use crate::support::diff::Op;
-use crate::support::keys_like;
+use crate::support::diff::names;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -89,14 +89,6 @@ pub struct Seen {
     runs: Vec<Vec<Run>>,
 }
 
-fn names(seed: Seed) -> Vec<String> {
-    let ranks: Vec<u32> = (0..RANKS as u32).collect();
-    keys_like(seed, &ranks, RANKS)
-        .into_iter()
-        .map(|key| format!("{key:08x}"))
-        .collect()
-}
-
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use crate::support::diff::learner::Model;
@@ -105,7 +97,7 @@ pub fn observe(seed: Seed) -> Seen {
 
     crate::support::diff::quiet_hook();
     let run = |ops: &[Op], fuse: Option<Fuse>| {
-        let mut model = Model::new(names(seed));
+        let mut model = Model::new(names(seed, RANKS));
         disarm();
         if let Some(fuse) = fuse {
             arm(fuse);
@@ -161,7 +153,7 @@ pub fn judge(seed: Seed, seen: Seen) {
         SEQUENCES.len(),
         "one list of runs per sequence"
     );
-    let names = names(seed);
+    let names = names(seed, RANKS);
     for ((name, ops), runs) in SEQUENCES.iter().zip(&seen.runs) {
         assert!(!runs.is_empty(), "sequence \"{name}\" was not run");
         for run in runs {
