@@ -8,8 +8,10 @@
 //! the program's global hooks (`#[global_allocator]`, `#[panic_handler]`,
 //! `#[alloc_error_handler]`, `#[naked]`), `extern` blocks, inline and
 //! global assembly, and the crate attributes `no_main`, `no_core`,
-//! `no_builtins` and `feature` (unstable features on a nightly). What is
-//! left of the crate runs only through its API, which the cases call.
+//! `no_builtins` and `feature` (unstable features on a nightly), and every
+//! attribute of the compiler's own (`rustc_*`, which `#[global_allocator]`
+//! leaves behind in the expansion). What is left of the crate runs only
+//! through its API, which the cases call.
 //!
 //! The expansion is the compiler's (`-Zunpretty=expanded`, in a build
 //! where no learner code runs), so items that macros write and items
@@ -44,26 +46,37 @@ const REFUSED_MACROS: [&str; 3] = ["asm", "global_asm", "naked_asm"];
 /// (`#[link_section] on static FORGE`), in source order; an empty list
 /// when the crate may run.
 pub fn refused(expansion: &str) -> Result<Vec<String>, String> {
-    let file = syn::parse_file(expansion)
-        .map_err(|err| format!("the crate's expansion could not be read ({err})"))?;
-    let mut finder = Finder {
-        found: Vec::new(),
-        item: "the crate".to_owned(),
-    };
-    for attr in &file.attrs {
-        let name = attribute_name(attr);
-        // The compiler itself writes `#![feature(prelude_import)]` into
-        // every expansion.
-        let injected = name == "feature"
-            && attr
-                .parse_args::<syn::Ident>()
-                .is_ok_and(|ident| ident == "prelude_import");
-        if REFUSED_CRATE_ATTRIBUTES.contains(&name.as_str()) && !injected {
-            finder.found.push(format!("#![{name}] on the crate"));
+    crate::bounded::with_file(expansion, |file| {
+        let mut finder = Finder {
+            found: Vec::new(),
+            item: "the crate".to_owned(),
+        };
+        for attr in &file.attrs {
+            let name = attribute_name(attr);
+            // The compiler itself writes `#![feature(prelude_import)]` into
+            // every expansion.
+            let injected = name == "feature"
+                && attr
+                    .parse_args::<syn::Ident>()
+                    .is_ok_and(|ident| ident == "prelude_import");
+            if (REFUSED_CRATE_ATTRIBUTES.contains(&name.as_str()) || is_internal(&name))
+                && !injected
+            {
+                finder.found.push(format!("#![{name}] on the crate"));
+            }
         }
-    }
-    finder.visit_file(&file);
-    Ok(finder.found)
+        finder.visit_file(file);
+        finder.found
+    })
+    .map_err(|why| format!("the crate's expansion could not be read: {why}"))
+}
+
+/// Whether an attribute is one of the compiler's own (`rustc_*`), which
+/// only std may use: `#[global_allocator]` expands into a static and
+/// functions marked `#[rustc_std_internal_symbol]`, which the linker calls
+/// without any case calling them.
+fn is_internal(name: &str) -> bool {
+    name.starts_with("rustc_")
 }
 
 /// An attribute's name, under `unsafe(...)`: `no_mangle` for both
@@ -96,7 +109,7 @@ impl Finder {
     fn check_attrs(&mut self, attrs: &[syn::Attribute], item: &str) {
         for attr in attrs {
             let name = attribute_name(attr);
-            if REFUSED_ATTRIBUTES.contains(&name.as_str()) {
+            if REFUSED_ATTRIBUTES.contains(&name.as_str()) || is_internal(&name) {
                 self.found.push(format!("#[{name}] on {item}"));
             }
         }
@@ -241,5 +254,55 @@ mod tests {
             refused("#![feature(never_type)]\nfn main() {}").expect("parses"),
             ["#![feature] on the crate"]
         );
+    }
+
+    /// rustc's own expansion of a crate with a global allocator keeps no
+    /// `#[global_allocator]`: it is refused by the `rustc_*` attributes it
+    /// leaves behind. The same expansion without the allocator passes, and
+    /// so does a crate whose expression nests as deep as the grader reads.
+    #[test]
+    fn refuses_what_rustc_expands_a_global_allocator_to() {
+        let expand = |source: &str| {
+            let dir = std::env::temp_dir().join(format!(
+                "xsafe-before-main-{}-{:x}",
+                std::process::id(),
+                xsafe_case::Rng::new().u64(..)
+            ));
+            std::fs::create_dir_all(&dir).expect("scratch");
+            let file = dir.join("lib.rs");
+            std::fs::write(&file, source).expect("source");
+            let output = std::process::Command::new("rustc")
+                .env("RUSTC_BOOTSTRAP", "1")
+                .args([
+                    "--edition",
+                    "2024",
+                    "--crate-type",
+                    "lib",
+                    "-Zunpretty=expanded",
+                ])
+                .arg(&file)
+                .output()
+                .expect("rustc runs");
+            let _ = std::fs::remove_dir_all(&dir);
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        };
+        let allocator = expand(
+            "use std::alloc::{GlobalAlloc, Layout, System};\npub struct Forge;\nunsafe impl GlobalAlloc for Forge {\n    unsafe fn alloc(&self, layout: Layout) -> *mut u8 { unsafe { System.alloc(layout) } }\n    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) { unsafe { System.dealloc(ptr, layout) } }\n}\n#[global_allocator]\nstatic FORGE: Forge = Forge;\n",
+        );
+        assert!(!allocator.contains("#[global_allocator]"), "{allocator}");
+        let found = refused(&allocator).expect("parses");
+        assert!(
+            found.iter().any(|item| item.starts_with("#[rustc_")),
+            "{found:?}\n{allocator}"
+        );
+        let plain = expand(
+            "pub fn f(x: &[u8]) -> Vec<String> { x.iter().map(|b| format!(\"{b}\")).collect() }\n#[derive(Debug, Clone, PartialEq)]\npub struct S(u8);\n",
+        );
+        assert_eq!(refused(&plain).expect("parses"), Vec::<String>::new());
     }
 }

@@ -254,13 +254,23 @@ impl StepOutput {
 
     /// Why a limit stopped it, in words, or `None`.
     pub fn stopped_because(&self) -> Option<String> {
-        // `timeout -s KILL` ends it with SIGKILL: the shell sees 137.
-        (self.status == Some(137)).then(|| {
-            format!(
+        // `timeout -s KILL` ends it with SIGKILL: the shell sees 137. So
+        // does a kill from inside the step (a program that kills its own
+        // cargo), which is no timeout: the time it took tells them apart.
+        if self.status != Some(137) {
+            return None;
+        }
+        match self.took {
+            Some(took) if took + Duration::from_millis(500) < self.time => Some(format!(
+                "killed (SIGKILL) after {:.1} s, before its time limit of {} s: something inside the step ended it",
+                took.as_secs_f64(),
+                self.time.as_secs()
+            )),
+            _ => Some(format!(
                 "stopped after {} s: it ran longer than the time limit",
                 self.time.as_secs()
-            )
-        })
+            )),
+        }
     }
 }
 
@@ -1001,6 +1011,26 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("scratch");
         dir
+    }
+
+    /// A step ended by SIGKILL long before its time limit was killed from
+    /// inside, and says so; one ended at its limit timed out.
+    #[test]
+    fn a_kill_from_inside_is_no_timeout() {
+        let step = |took: f64| StepOutput {
+            stdout: Vec::new(),
+            stderr: String::new(),
+            status: Some(137),
+            time: Duration::from_secs(600),
+            took: Some(Duration::from_secs_f64(took)),
+        };
+        let inside = step(0.8).stopped_because().expect("stopped");
+        assert!(inside.contains("killed (SIGKILL) after 0.8 s"), "{inside}");
+        let late = step(600.2).stopped_because().expect("stopped");
+        assert!(late.contains("stopped after 600 s"), "{late}");
+        let mut fine = step(1.0);
+        fine.status = Some(0);
+        assert_eq!(fine.stopped_because(), None);
     }
 
     /// A job's fresh folder starts as a copy of its seed, takes writes up to

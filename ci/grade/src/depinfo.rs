@@ -9,7 +9,11 @@
 //! `#[path]`, `include!`, `include_str!` and `include_bytes!` cannot bring
 //! in another file (the course's solutions, another submission), at any
 //! depth of modules or macros, whatever the isolation (under bubblewrap the
-//! file is not even there to read; this check holds without it).
+//! file is not even there to read; this check holds without it). A path
+//! the listing names under the crate under test must be one of its
+//! regular files: a name the listing's format mangles (`h1\` before a
+//! space reads as one name with the next path) lists a file that is not
+//! there, and counts as outside.
 
 use crate::build::normalized;
 use std::collections::BTreeSet;
@@ -79,18 +83,24 @@ fn split_escaped(text: &str) -> Vec<String> {
 }
 
 /// Every file the dep-info files list that is under none of `allowed`,
-/// once each, sorted.
+/// or under one of `existing` without being a regular file there, once
+/// each, sorted.
 pub fn outside<'a>(
     dep_infos: impl Iterator<Item = &'a [u8]>,
     base: &Path,
     allowed: &[PathBuf],
+    existing: &[PathBuf],
 ) -> Vec<PathBuf> {
     let allowed: Vec<PathBuf> = allowed.iter().map(|path| normalized(path)).collect();
+    let existing: Vec<PathBuf> = existing.iter().map(|path| normalized(path)).collect();
     let mut found = BTreeSet::new();
     for dep_info in dep_infos {
         let text = String::from_utf8_lossy(dep_info);
         for file in files_read(&text, base) {
-            if !allowed.iter().any(|root| file.starts_with(root)) {
+            let inside = allowed.iter().any(|root| file.starts_with(root));
+            let missing = existing.iter().any(|root| file.starts_with(root))
+                && !std::fs::symlink_metadata(&file).is_ok_and(|meta| meta.is_file());
+            if !inside || missing {
                 found.insert(file);
             }
         }
@@ -128,7 +138,34 @@ mod tests {
             [a, b].into_iter(),
             Path::new("/w"),
             &[PathBuf::from("/sandbox"), PathBuf::from("/registry")],
+            &[],
         );
         assert_eq!(outside, [PathBuf::from("/course/solutions/x/src/lib.rs")]);
+    }
+
+    /// A learner file named `h1\` makes rustc list `src/h1\ /course/x.rs`,
+    /// which reads as one name under the crate: that name is no file of
+    /// the crate, so it counts as outside.
+    #[test]
+    fn a_mangled_name_under_the_crate_is_outside() {
+        let dir = std::env::temp_dir().join(format!("xsafe-depinfo-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).expect("scratch");
+        std::fs::write(dir.join("src/lib.rs"), "").expect("write");
+        let listing = format!(
+            "/t/a.d: {0}/src/lib.rs {0}/src/h1\\ /course/solutions/x/src/lib.rs\n",
+            dir.display()
+        );
+        let found = outside(
+            [listing.as_bytes()].into_iter(),
+            Path::new("/w"),
+            std::slice::from_ref(&dir),
+            std::slice::from_ref(&dir),
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            found,
+            [dir.join("src/h1 /course/solutions/x/src/lib.rs")],
+            "the mangled name is reported"
+        );
     }
 }

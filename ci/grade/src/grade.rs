@@ -208,10 +208,43 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
         &cargo_home,
     );
     match phases(&plan, &confiner) {
-        Ok(grade) => Ok(grade),
-        Err(Ended::Graded(grade)) => Ok(*grade),
+        Ok(grade) => Ok(without_machine_paths(&plan, grade)),
+        Err(Ended::Graded(grade)) => Ok(without_machine_paths(&plan, *grade)),
         Err(Ended::Error(err)) => Err(err),
     }
+}
+
+/// The grade with every path of the grader's machine in its texts (its
+/// work and target folders, the course, the home folder) written by what
+/// it is: a report says where in the exercise, never where on the machine.
+fn without_machine_paths(plan: &Plan, mut grade: Grade) -> Grade {
+    let mut known: Vec<(PathBuf, String)> = plan.request.show_paths.clone();
+    known.push((plan.request.work_dir.clone(), "<grader work>".to_owned()));
+    known.push((
+        plan.request.target_dir.clone(),
+        "<grader target>".to_owned(),
+    ));
+    if let Some(course) = plan.request.pristine.parent().and_then(Path::parent) {
+        known.push((course.to_path_buf(), "<course>".to_owned()));
+    }
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from)
+        && home.components().count() > 1
+    {
+        known.push((home, "~".to_owned()));
+    }
+    // The longest first, so that a folder inside another is named by the
+    // nearer label.
+    known.sort_by_key(|(path, _)| std::cmp::Reverse(path.as_os_str().len()));
+    let scrub = |text: &str| show_paths(text, &known);
+    for (_, outcome) in &mut grade.outcomes {
+        let status = std::mem::replace(&mut outcome.status, Status::Passed);
+        outcome.status = status.map_reason(scrub);
+        outcome.details = scrub(&outcome.details);
+    }
+    if let Some(errors) = &grade.crate_errors {
+        grade.crate_errors = Some(scrub(errors));
+    }
+    grade
 }
 
 /// The request's paths made absolute and real (the grader's own folders),
@@ -400,7 +433,17 @@ fn record_macros(
     found: &mut BTreeMap<String, CaseOutcome>,
 ) -> Result<Recorded, Ended> {
     let work = &plan.request.work_dir;
-    let Some(macros) = LearnerMacros::prepare(&plan.request.crate_dir, work)? else {
+    let prepared = match LearnerMacros::prepare(&plan.request.crate_dir, work) {
+        Err(MacroError::Unreadable { file, why }) => {
+            return Err(Ended::graded(refused(
+                plan,
+                format!("the grader could not read your macro crate: {file}: {why}"),
+                "The grader finds your procedural macros' entry points in their source before it builds them. Write the macro crate as ordinary Rust.".to_owned(),
+            )));
+        }
+        other => other?,
+    };
+    let Some(macros) = prepared else {
         return Ok(Recorded {
             macros: None,
             digest: None,
@@ -603,25 +646,27 @@ fn build(
                 ],
                 time,
             )));
-            // The same expansion as rustdoc's view of the crate: the
-            // surface is graded from rustdoc's JSON (see `doc_view`).
-            steps.push(bootstrapped(cargo_step(
-                confiner,
-                "expand-doc",
-                &project.root,
-                &doc_path,
-                &[
-                    "rustc",
-                    "--lib",
-                    "--package",
-                    crate_package,
-                    "--",
-                    "-Zunpretty=expanded",
-                    "--cfg",
-                    "doc",
-                ],
-                time,
-            )));
+            // The same expansion as rustdoc's and Miri's view of the
+            // crate (see `cfg_view`).
+            for (step, cfg, _) in crate::cfg_view::VIEWS {
+                steps.push(bootstrapped(cargo_step(
+                    confiner,
+                    step,
+                    &project.root,
+                    &doc_path,
+                    &[
+                        "rustc",
+                        "--lib",
+                        "--package",
+                        crate_package,
+                        "--",
+                        "-Zunpretty=expanded",
+                        "--cfg",
+                        cfg,
+                    ],
+                    time,
+                )));
+            }
         }
         if !plan.surface.is_empty() {
             steps.push(bootstrapped(cargo_step(
@@ -692,11 +737,9 @@ fn build(
             continue;
         }
         if guarded {
-            refuse_reads(plan, &job, &output, &project, confiner)?;
+            refuse_reads(plan, &job, &output, &project, confiner, &crate_dir)?;
             refuse_before_main(plan, &output)?;
-            if !plan.surface.is_empty() {
-                refuse_doc_view(plan, &output)?;
-            }
+            refuse_other_views(plan, &output)?;
         }
         let doc_json = match output.files.get(&doc_file) {
             Some(json) => Ok(json.clone()),
@@ -741,6 +784,7 @@ fn refuse_reads(
     output: &JobOutput,
     project: &Project,
     confiner: &Confiner,
+    crate_dir: &Path,
 ) -> Result<(), Ended> {
     let mut allowed: Vec<PathBuf> = job.reads.clone();
     allowed.extend(
@@ -754,7 +798,12 @@ fn refuse_reads(
         .iter()
         .filter(|(path, _)| path.extension().is_some_and(|extension| extension == "d"))
         .map(|(_, content)| content.as_slice());
-    let outside = depinfo::outside(dep_infos, &project.root, &allowed);
+    let outside = depinfo::outside(
+        dep_infos,
+        &project.root,
+        &allowed,
+        &[crate_dir.to_path_buf()],
+    );
     if outside.is_empty() {
         return Ok(());
     }
@@ -819,40 +868,42 @@ fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
     }
 }
 
-/// Fails the exercise when rustdoc, which lists its public items, sees
-/// another crate than the compiler builds (see `doc_view`).
-fn refuse_doc_view(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
+/// Fails the exercise when rustdoc or Miri sees another crate than the
+/// compiler builds (see `cfg_view`).
+fn refuse_other_views(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
     let plain = output.step("expand");
-    let documented = output.step("expand-doc");
-    if !plain.succeeded() || !documented.succeeded() {
-        let failed = if documented.succeeded() {
-            &plain
-        } else {
-            &documented
-        };
-        return Err(Ended::graded(refused(
-            plan,
-            format!(
-                "the grader could not check your crate: its expansion for rustdoc could not be made{}",
-                failed
-                    .stopped_because()
-                    .map(|why| format!(" ({why})"))
-                    .unwrap_or_default()
-            ),
-            plan.show(&tail(&failed.stderr, 20)),
-        )));
+    for (step, cfg, who) in crate::cfg_view::VIEWS {
+        let other = output.step(step);
+        if !plain.succeeded() || !other.succeeded() {
+            let failed = if other.succeeded() { &plain } else { &other };
+            return Err(Ended::graded(refused(
+                plan,
+                format!(
+                    "the grader could not check your crate: its expansion with `cfg({cfg})` could not be made{}",
+                    failed
+                        .stopped_because()
+                        .map(|why| format!(" ({why})"))
+                        .unwrap_or_default()
+                ),
+                plan.show(&tail(&failed.stderr, 20)),
+            )));
+        }
+        if let Some(why) = crate::cfg_view::differs(
+            &String::from_utf8_lossy(&plain.stdout),
+            &String::from_utf8_lossy(&other.stdout),
+            who,
+            cfg,
+        ) {
+            return Err(Ended::graded(refused(
+                plan,
+                format!("your crate is another crate with `cfg({cfg})`: {why}"),
+                format!(
+                    "The public surface is graded from rustdoc's view of your crate, compiled with `cfg(doc)` set, and the cases marked `miri` from Miri's, with `cfg(miri)`. An item under `#[cfg(not(doc))]` would be used by every case and every user, yet never graded; code under `#[cfg(not(miri))]` would never be checked for undefined behaviour. Remove `cfg({cfg})` from your crate (in `#[cfg(..)]`, `#[cfg_attr(..)]` and `cfg!(..)`), including from what its macros write."
+                ),
+            )));
+        }
     }
-    match crate::doc_view::differs(
-        &String::from_utf8_lossy(&plain.stdout),
-        &String::from_utf8_lossy(&documented.stdout),
-    ) {
-        None => Ok(()),
-        Some(why) => Err(Ended::graded(refused(
-            plan,
-            format!("your crate is another crate for rustdoc than for the compiler: {why}"),
-            "The public surface is graded from rustdoc's view of your crate, and rustdoc compiles it with `cfg(doc)` set. An item under `#[cfg(not(doc))]` would be used by every case and every user, yet never graded. Remove `cfg(doc)`, `cfg(not(doc))`, `cfg_attr(doc, ...)` and `cfg!(doc)` from your crate, including from what its macros write.".to_owned(),
-        ))),
-    }
+    Ok(())
 }
 
 /// Decide the compile-fail cases from the deciding build's diagnostics.

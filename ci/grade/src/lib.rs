@@ -10,8 +10,8 @@
 //!   compile-fail cases, the observing program, the expansion and
 //!   rustdoc's JSON; a crate that reads files outside the exercise
 //!   ([`depinfo`]), holds code that would run without a case
-//!   ([`before_main`]) or is another crate for rustdoc than for the
-//!   compiler ([`doc_view`]) is refused here;
+//!   ([`before_main`]) or is another crate for rustdoc or Miri than for
+//!   the compiler ([`cfg_view`]) is refused here;
 //! * **compile-fail** verdicts from the compiler's JSON diagnostics against
 //!   the `//~` annotations ([`compile_fail`]);
 //! * **observe**, then **judge**: each behaviour case's `observe` half runs
@@ -28,12 +28,13 @@
 pub mod api;
 pub mod before_main;
 pub mod behaviour;
+pub mod bounded;
 pub mod build;
 pub mod canon;
+pub mod cfg_view;
 pub mod compile_fail;
 pub mod confine;
 pub mod depinfo;
-pub mod doc_view;
 mod grade;
 pub mod limits;
 pub mod macros;

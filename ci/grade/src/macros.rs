@@ -108,6 +108,15 @@ pub enum MacroError {
     /// The copy failed.
     #[error(transparent)]
     Mirror(#[from] xsafe_sandbox::SandboxError),
+    /// A macro crate's source cannot be read for its entry points (see
+    /// `bounded`): the grade of this exercise says why.
+    #[error("{file} cannot be read for its macros: {why}")]
+    Unreadable {
+        /// The file, relative to the crate.
+        file: String,
+        /// Why.
+        why: String,
+    },
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MacroError + '_ {
@@ -148,16 +157,27 @@ impl LearnerMacros {
         for krate in &macro_crates {
             let original = crate_dir.join(krate).join("src/lib.rs");
             let text = std::fs::read_to_string(&original).unwrap_or_default();
-            let (found, wrapped) = match syn::parse_file(&text) {
-                Ok(file) => {
-                    let found = entry_points_of(&file);
-                    let wrapped = with_recorders(&text, &file, &found, &recordings);
-                    (found, wrapped)
-                }
-                // It does not parse, so it does not compile: the recording
-                // build reports why, on the learner's own text.
-                Err(_) => (Vec::new(), text),
-            };
+            // A file nested beyond what the grader reads is refused here;
+            // one that does not parse does not compile either: the
+            // recording build reports why, on the learner's own text.
+            if let Ok(tokens) = text.parse::<proc_macro2::TokenStream>()
+                && crate::bounded::depth(&tokens) > crate::bounded::MAX_DEPTH
+            {
+                return Err(MacroError::Unreadable {
+                    file: krate.join("src/lib.rs").display().to_string(),
+                    why: format!(
+                        "its brackets nest deeper than the {} the grader reads",
+                        crate::bounded::MAX_DEPTH
+                    ),
+                });
+            }
+            let (shared_text, shared_recordings) = (text.clone(), recordings.clone());
+            let (found, wrapped) = crate::bounded::with_file(&text, move |file| {
+                let found = entry_points_of(file);
+                let wrapped = with_recorders(&shared_text, file, &found, &shared_recordings);
+                (found, wrapped)
+            })
+            .unwrap_or_else(|_| (Vec::new(), text));
             write_if_changed(&recording.join(krate).join("src/lib.rs"), &wrapped)?;
             // The replaying crate's sources are the grader's: the table
             // and its reader are written once the recordings are in.

@@ -20,6 +20,16 @@ pub enum Status {
 }
 
 impl Status {
+    /// The same status with its reason rewritten by `f`.
+    pub fn map_reason(self, f: impl FnOnce(&str) -> String) -> Status {
+        match self {
+            Status::Passed => Status::Passed,
+            Status::Failed(reason) => Status::Failed(f(&reason)),
+            Status::NotRun(reason) => Status::NotRun(f(&reason)),
+            Status::Stopped(reason) => Status::Stopped(f(&reason)),
+        }
+    }
+
     /// Whether the case earns its points.
     pub fn is_pass(&self) -> bool {
         *self == Status::Passed

@@ -87,6 +87,10 @@ struct Fixture {
     /// bubblewrap: what it checks is the confinement itself.
     #[serde(default)]
     needs_bubblewrap: bool,
+    /// Grade under this isolation (`XSAFE_ISOLATION`: `pid-namespace`,
+    /// `none`) instead of the best the machine has: what the fixture
+    /// checks must hold without bubblewrap too.
+    isolation: Option<String>,
     tmp_limit_mib: Option<u64>,
     build_disk_limit_mib: Option<u64>,
     max_files: Option<usize>,
@@ -135,6 +139,7 @@ impl Fixture {
             then_full_marks: false,
             never_created: Vec::new(),
             needs_bubblewrap: other.needs_bubblewrap,
+            isolation: other.isolation.clone(),
             tmp_limit_mib: other.tmp_limit_mib,
             build_disk_limit_mib: other.build_disk_limit_mib,
             max_files: other.max_files,
@@ -441,6 +446,9 @@ fn grade_as(fixture: &Fixture, submission: &Path, label: &str) -> (Written, Dura
     if fixture.rev {
         command.args(["--rev", "HEAD"]);
     }
+    if let Some(isolation) = &fixture.isolation {
+        command.env("XSAFE_ISOLATION", isolation);
+    }
     let started = Instant::now();
     let output = command.output().expect("the grader starts");
     let took = started.elapsed();
@@ -660,6 +668,22 @@ fn check_grade(
                     "{label}: the {format} report holds {forbidden:?} as is"
                 ));
             }
+        }
+    }
+    // What a case says (its reason, its details, the exercise's reason)
+    // names places in the exercise, never folders of the grader's machine.
+    let machine = root().display().to_string();
+    for exercise in report["exercises"].as_array().into_iter().flatten() {
+        let mut texts = vec![exercise["reason"].as_str().unwrap_or("")];
+        for case in exercise["cases"].as_array().into_iter().flatten() {
+            texts.push(case["reason"].as_str().unwrap_or(""));
+            texts.push(case["details"].as_str().unwrap_or(""));
+        }
+        if texts.iter().any(|text| text.contains(&machine)) {
+            problems.push(format!(
+                "{label}: the report of {} names a folder of the grader's machine ({machine})",
+                exercise["name"]
+            ));
         }
     }
     eprintln!("fixture {label:<32} graded in {:>6.1}s", took.as_secs_f64());

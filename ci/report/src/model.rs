@@ -262,7 +262,8 @@ pub enum Change {
     Symlink,
     /// Not a regular file or folder (a pipe, a socket, a device).
     NotAFile,
-    /// A name that is not UTF-8 or holds control characters.
+    /// A name that is not UTF-8, holds control characters or a
+    /// backslash (which the compiler's dep-info cannot carry).
     UnsafeName,
     /// A file larger than the grader reads.
     TooLarge,

@@ -29,15 +29,18 @@ pub enum LeftOutBecause {
     SymbolicLink,
     /// Not a regular file or folder (a pipe, a socket, a device).
     NotAFile,
-    /// Its name is not UTF-8 or holds control characters (a newline, an
-    /// escape sequence), which could forge lines in logs and reports.
+    /// Its name is not UTF-8, holds control characters (a newline, an
+    /// escape sequence), which could forge lines in logs and reports, or a
+    /// backslash, which the compiler's list of the files it read cannot
+    /// carry (`h1\` followed by a space reads as one name with the next).
     UnsafeName,
 }
 
-/// Whether a file name can be shown safely: UTF-8, no control character.
+/// Whether a file name can be shown and listed safely: UTF-8, no control
+/// character, no backslash.
 pub fn is_safe_name(name: &std::ffi::OsStr) -> bool {
     name.to_str()
-        .is_some_and(|name| !name.chars().any(char::is_control))
+        .is_some_and(|name| !name.chars().any(|c| c.is_control() || c == '\\'))
 }
 
 /// Makes `to` hold exactly the regular files and folders of `from` (minus
@@ -207,6 +210,8 @@ mod tests {
             .expect("link");
         std::os::unix::fs::symlink(&outside, from.join("src/dir")).expect("link");
         std::fs::write(from.join("src/bad\nname.rs"), "x").expect("write");
+        // rustc lists `h1\` then a space as one name with the next path.
+        std::fs::write(from.join("src/h1\\"), "x").expect("write");
         std::fs::create_dir_all(to.join("src")).expect("dirs");
         std::fs::write(to.join("src/old.rs"), "old").expect("write");
 
@@ -235,6 +240,7 @@ mod tests {
             [
                 ("src/bad\nname.rs".to_owned(), LeftOutBecause::UnsafeName),
                 ("src/dir".to_owned(), LeftOutBecause::SymbolicLink),
+                ("src/h1\\".to_owned(), LeftOutBecause::UnsafeName),
                 ("src/link.rs".to_owned(), LeftOutBecause::SymbolicLink),
             ]
         );
