@@ -987,6 +987,10 @@ mod tests {
                 "pub struct Set<K>(Vec<K>); pub struct Iter<'s, T>(std::slice::Iter<'s, T>); impl<'s, T> Iterator for Iter<'s, T> { type Item = &'s T; fn next(&mut self) -> Option<Self::Item> { self.0.next() } } impl<K> Set<K> { pub fn first(&self) -> Option<&K> { self.0.first() } }",
             ),
             (
+                "pub struct B<T>(T); impl<T> B<T> where T: Sized { pub fn get(&self) -> &T { &self.0 } } pub fn g<T: Sized + Clone>(t: T) {}",
+                "pub struct B<T>(T); impl<T> B<T> { pub fn get(&self) -> &T { &self.0 } } pub fn g<T: Clone>(t: T) {}",
+            ),
+            (
                 "pub fn f<T: Ord + Clone, U>(t: T, u: U) where U: Copy {}",
                 "pub fn f<U: Clone, T>(t: U, u: T) where U: Ord, T: Copy {}",
             ),
@@ -1011,6 +1015,7 @@ mod tests {
                 "pub trait Tr { type Level; } pub struct Pair<H, L>(H, L); impl<H, L> Tr for Pair<H, L> { type Level = L; }",
             ),
             ("pub fn f<T: 'static>(t: T) {}", "pub fn f<T>(t: T) {}"),
+            ("pub fn f<T: ?Sized>(t: &T) {}", "pub fn f<T>(t: &T) {}"),
             (
                 "pub struct Token<'a>(&'a ()); pub fn with<'t, F: FnOnce(&mut Token<'t>)>(f: F) {}",
                 "pub struct Token<'a>(&'a ()); pub fn with<F: FnOnce(&mut Token<'_>)>(f: F) {}",

@@ -24,7 +24,8 @@
 //!   inline or in `where` clauses, and written sorted after `where`. An
 //!   outlives bound the compiler implies (`T: 'a` beside `&'a T`, or
 //!   beside `Iter<'a, T>`; a type's `T: 'a` between its own parameters) is
-//!   dropped.
+//!   dropped, and so is `T: Sized` on a type parameter (every one has it
+//!   unless it says `?Sized`).
 //! * Paths are written by their last segment with their arguments
 //!   (`Option<&'l0 T0>`), so the same type written through another path
 //!   reads the same. An item of the crate that outside code cannot name
@@ -1026,7 +1027,7 @@ impl<'a> Line<'a> {
         let mut bounds: Vec<String> = self
             .bounds
             .iter()
-            .filter(|bound| !implied.contains(*bound))
+            .filter(|bound| !implied.contains(*bound) && !is_default_sized(bound))
             .map(|bound| rename(bound, &mut names))
             .collect();
         bounds.sort();
@@ -1069,6 +1070,17 @@ fn components(ty: &Type) -> (Vec<String>, Vec<String>) {
         walk(&value, &mut generics, &mut lifetimes);
     }
     (generics, lifetimes)
+}
+
+/// Whether a raw bound is `T: Sized` on a type parameter, which every type
+/// parameter has unless it says `?Sized`.
+fn is_default_sized(bound: &str) -> bool {
+    bound
+        .strip_suffix(": Sized")
+        .and_then(|subject| subject.strip_prefix(&format!("{OPEN}T")))
+        .is_some_and(|rest| {
+            rest.ends_with(CLOSE) && !rest[..rest.len() - CLOSE.len_utf8()].contains(CLOSE)
+        })
 }
 
 /// Whether every argument list of `args` is empty.

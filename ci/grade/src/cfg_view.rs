@@ -1,46 +1,95 @@
 //! The crate that is graded is the crate that runs.
 //!
 //! **Invariant**: the crate whose public items the `surface` case lists
-//! (rustdoc's JSON, which rustdoc makes with `cfg(doc)` set), and the crate
-//! Miri interprets for the cases marked `miri` (with `cfg(miri)` set), are
-//! the crate every case and every user compiles (with neither): the
-//! compiler's expansion of the crate is the same with `--cfg doc`, with
-//! `--cfg miri` and without, or the crate is refused, with the first place
-//! they differ named. So an item under `#[cfg(not(doc))]` (a `keys_mut`
-//! rustdoc never sees), one under `#[cfg(doc)]` (an arm of a macro only
-//! rustdoc sees), a `#[cfg(miri)]` that takes the undefined behaviour out
-//! of what Miri runs, a `cfg_attr(doc, ...)` or a `cfg!(miri)` cannot make
-//! what is graded differ from what is used, however a macro spells it.
+//! (rustdoc's JSON: rustdoc compiles with `cfg(doc)` set, and always with
+//! debug assertions on), and the crate Miri interprets for the cases
+//! marked `miri` (with `cfg(miri)` set), are the crate every case and
+//! every user compiles: the compiler's expansion of the crate is the same
+//! with `--cfg miri` and without, and its items (every item at any depth,
+//! bodies left out) are the same with `--cfg doc` and debug assertions on
+//! (rustdoc's view) as in the build the cases use (debug assertions off),
+//! or the crate is refused, with the first place they differ named. So an item under
+//! `#[cfg(not(doc))]` (a `keys_mut` rustdoc never sees) or
+//! `#[cfg(not(debug_assertions))]`, one under `#[cfg(doc)]` (an arm of a
+//! macro only rustdoc sees), a `#[cfg(miri)]` that takes the undefined
+//! behaviour out of what Miri runs, a `cfg_attr(doc, ...)` or a
+//! `cfg!(miri)` cannot make what is graded differ from what is used,
+//! however a macro spells it. A `debug_assert!` in a body is allowed: it
+//! changes no item (and the cases run without it, as release builds do).
 
-/// The configurations compared with the plain build: the step that
-/// expands the crate under each, and the name `--cfg` sets.
-pub const VIEWS: [(&str, &str, &str); 2] = [
-    (
-        "expand-doc",
-        "doc",
-        "rustdoc, which lists your public items,",
-    ),
-    (
-        "expand-miri",
-        "miri",
-        "Miri, which runs the cases that check your `unsafe` code,",
-    ),
+use quote::ToTokens;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+
+/// How two expansions are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// Text for text.
+    Exact,
+    /// Item for item, at every depth, without bodies.
+    Items,
+}
+
+/// One view of the crate that must match the build the cases use.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// The step of the deciding job that expands the crate this way.
+    pub step: &'static str,
+    /// What the step adds to rustc's command line.
+    pub flags: &'static [&'static str],
+    /// The setting, as a learner writes it (`cfg(doc)`).
+    pub setting: &'static str,
+    /// Who sees the crate this way, for the reason.
+    pub who: &'static str,
+    /// How the two are compared.
+    pub compare: Compare,
+}
+
+/// The views compared with the plain build.
+pub const VIEWS: [View; 2] = [
+    // What rustdoc sees: `cfg(doc)`, and debug assertions on whatever the
+    // profile says. Bodies do not count: rustdoc lists items, and a
+    // `debug_assert!` changes a body only.
+    View {
+        step: "expand-doc",
+        flags: &["--cfg", "doc", "-C", "debug-assertions=on"],
+        setting: "cfg(doc)",
+        who: "rustdoc, which lists your public items (with `cfg(doc)` and debug assertions on),",
+        compare: Compare::Items,
+    },
+    // What Miri runs: the same build, with `cfg(miri)`, bodies included.
+    View {
+        step: "expand-miri",
+        flags: &["--cfg", "miri"],
+        setting: "cfg(miri)",
+        who: "Miri, which runs the cases that check your `unsafe` code,",
+        compare: Compare::Exact,
+    },
 ];
 
 /// Why a crate is refused, or nothing when its two expansions (`plain`,
-/// without the configuration, and `documented`, with it) are the same.
-/// `who` names the tool that sees the second.
-pub fn differs(plain: &str, documented: &str, who: &str, cfg: &str) -> Option<String> {
-    if plain == documented {
+/// the build the cases use, and `other`, the view's) match as the view
+/// says.
+pub fn differs(plain: &str, other: &str, view: &View) -> Option<String> {
+    let (plain, other) = match view.compare {
+        Compare::Exact => (plain.to_owned(), other.to_owned()),
+        Compare::Items => match (items(plain), items(other)) {
+            (Ok(plain), Ok(other)) => (plain, other),
+            (Err(why), _) | (_, Err(why)) => {
+                return Some(format!("its expansion could not be read: {why}"));
+            }
+        },
+    };
+    if plain == other {
         return None;
     }
     let plain_lines: Vec<&str> = plain.lines().collect();
-    let documented_lines: Vec<&str> = documented.lines().collect();
+    let other_lines: Vec<&str> = other.lines().collect();
     let first = plain_lines
         .iter()
-        .zip(&documented_lines)
+        .zip(&other_lines)
         .position(|(left, right)| left != right)
-        .unwrap_or(plain_lines.len().min(documented_lines.len()));
+        .unwrap_or(plain_lines.len().min(other_lines.len()));
     let show = |lines: &[&str]| {
         lines
             .get(first)
@@ -56,10 +105,56 @@ pub fn differs(plain: &str, documented: &str, who: &str, cfg: &str) -> Option<St
             .unwrap_or_else(|| "nothing".to_owned())
     };
     Some(format!(
-        "compiled, it has {} where {who} with `cfg({cfg})` set, sees {}",
+        "compiled for the cases, it has {} where {} sees {}",
         show(&plain_lines),
-        show(&documented_lines)
+        view.who,
+        show(&other_lines)
     ))
+}
+
+/// Every item of an expanded crate, at any depth, one per line, with the
+/// bodies of functions and the values of constants left out.
+fn items(expansion: &str) -> Result<String, String> {
+    crate::bounded::with_file(expansion, |file| {
+        let mut found = Vec::new();
+        let mut walker = Items { found: &mut found };
+        walker.visit_file(file);
+        found.join("\n")
+    })
+}
+
+struct Items<'a> {
+    found: &'a mut Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for Items<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let mut shell = item.clone();
+        Bodiless.visit_item_mut(&mut shell);
+        self.found
+            .push(shell.to_token_stream().to_string().replace('\n', " "));
+        syn::visit::visit_item(self, item);
+    }
+}
+
+/// Empties what items hold: bodies, values, nested items (each of which
+/// is listed on its own).
+struct Bodiless;
+
+impl VisitMut for Bodiless {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        block.stmts.clear();
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        *expr = syn::parse_quote!(());
+    }
+
+    fn visit_item_mod_mut(&mut self, module: &mut syn::ItemMod) {
+        if let Some((_, items)) = &mut module.content {
+            items.clear();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -70,26 +165,42 @@ mod tests {
     /// each side, an item only one side has included.
     #[test]
     fn names_the_first_difference() {
+        let doc = &VIEWS[0];
+        assert_eq!(differs("pub fn a() {}\n", "pub fn a() {}\n", doc), None);
         assert_eq!(
-            differs("pub fn a() {}\n", "pub fn a() {}\n", "rustdoc", "doc"),
+            differs("pub fn a() {}\n", "pub fn a() {}\n", &VIEWS[1]),
             None
         );
         let why = differs(
             "pub fn a() {}\npub fn keys_mut() {}\npub fn b() {}\n",
             "pub fn a() {}\npub fn b() {}\n",
-            "rustdoc",
-            "doc",
+            doc,
         )
         .expect("they differ");
-        assert!(why.contains("`pub fn keys_mut() {}`"), "{why}");
-        assert!(why.contains("`pub fn b() {}`"), "{why}");
+        assert!(why.contains("keys_mut"), "{why}");
+        let why = differs("pub fn a() { x() }\n", "pub fn a() { y() }\n", &VIEWS[1])
+            .expect("Miri's bodies count");
+        assert!(why.contains("`pub fn a() { x() }`"), "{why}");
         let why = differs(
             "pub fn a() {}\n",
             "pub fn a() {}\npub fn only_doc() {}\n",
-            "Miri",
-            "miri",
+            &VIEWS[1],
         )
         .expect("they differ");
         assert!(why.contains("has nothing"), "{why}");
+    }
+
+    /// Item for item: a body that differs (a `debug_assert!`) passes; an
+    /// item that one side lacks, at any depth, does not.
+    #[test]
+    fn items_compare_without_bodies() {
+        let debug = &VIEWS[0];
+        let on = "pub fn f(x: u8) -> u8 { if true { if !(x < 9) { panic!() } } x }";
+        let off = "pub fn f(x: u8) -> u8 { if false { if !(x < 9) { panic!() } } x }";
+        assert_eq!(differs(off, on, debug), None);
+        let hidden_off = "pub struct S; pub fn f() { impl S { pub fn keys_mut(&self) {} } }";
+        let hidden_on = "pub struct S; pub fn f() { }";
+        let why = differs(hidden_off, hidden_on, debug).expect("they differ");
+        assert!(why.contains("keys_mut"), "{why}");
     }
 }

@@ -385,7 +385,7 @@ impl Confiner {
             isolation,
             freshness,
             toolchain: toolchain.clone(),
-            registry: crate::trusted::registry_dir(),
+            registry: crate::toolchain::registry_dir(),
             scratch: scratch.to_path_buf(),
             cargo_home: cargo_home.to_path_buf(),
         }

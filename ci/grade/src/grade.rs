@@ -194,7 +194,7 @@ impl Plan {
 pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
     let plan = plan(request)?;
     let cargo_home =
-        crate::trusted::pinned_cargo_home(&plan.request.target_dir).map_err(|source| {
+        crate::toolchain::pinned_cargo_home(&plan.request.target_dir).map_err(|source| {
             GradeError::Io {
                 path: plan.request.target_dir.clone(),
                 source,
@@ -337,7 +337,7 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         },
         &plan.toolchain,
         confiner,
-        plan.request.limits.build(),
+        plan.request.limits.course_build(),
     )?;
     tick("trusted");
     let mut found: BTreeMap<String, CaseOutcome> = BTreeMap::new();
@@ -648,22 +648,22 @@ fn build(
             )));
             // The same expansion as rustdoc's and Miri's view of the
             // crate (see `cfg_view`).
-            for (step, cfg, _) in crate::cfg_view::VIEWS {
+            for view in crate::cfg_view::VIEWS {
+                let mut args = vec![
+                    "rustc",
+                    "--lib",
+                    "--package",
+                    crate_package,
+                    "--",
+                    "-Zunpretty=expanded",
+                ];
+                args.extend(view.flags);
                 steps.push(bootstrapped(cargo_step(
                     confiner,
-                    step,
+                    view.step,
                     &project.root,
                     &doc_path,
-                    &[
-                        "rustc",
-                        "--lib",
-                        "--package",
-                        crate_package,
-                        "--",
-                        "-Zunpretty=expanded",
-                        "--cfg",
-                        cfg,
-                    ],
+                    &args,
                     time,
                 )));
             }
@@ -872,14 +872,15 @@ fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
 /// compiler builds (see `cfg_view`).
 fn refuse_other_views(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
     let plain = output.step("expand");
-    for (step, cfg, who) in crate::cfg_view::VIEWS {
-        let other = output.step(step);
+    for view in crate::cfg_view::VIEWS {
+        let other = output.step(view.step);
         if !plain.succeeded() || !other.succeeded() {
             let failed = if other.succeeded() { &plain } else { &other };
             return Err(Ended::graded(refused(
                 plan,
                 format!(
-                    "the grader could not check your crate: its expansion with `cfg({cfg})` could not be made{}",
+                    "the grader could not check your crate: its expansion with `{}` could not be made{}",
+                    view.setting,
                     failed
                         .stopped_because()
                         .map(|why| format!(" ({why})"))
@@ -891,14 +892,14 @@ fn refuse_other_views(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
         if let Some(why) = crate::cfg_view::differs(
             &String::from_utf8_lossy(&plain.stdout),
             &String::from_utf8_lossy(&other.stdout),
-            who,
-            cfg,
+            &view,
         ) {
+            let setting = view.setting;
             return Err(Ended::graded(refused(
                 plan,
-                format!("your crate is another crate with `cfg({cfg})`: {why}"),
+                format!("your crate is another crate with `{setting}`: {why}"),
                 format!(
-                    "The public surface is graded from rustdoc's view of your crate, compiled with `cfg(doc)` set, and the cases marked `miri` from Miri's, with `cfg(miri)`. An item under `#[cfg(not(doc))]` would be used by every case and every user, yet never graded; code under `#[cfg(not(miri))]` would never be checked for undefined behaviour. Remove `cfg({cfg})` from your crate (in `#[cfg(..)]`, `#[cfg_attr(..)]` and `cfg!(..)`), including from what its macros write."
+                    "The public surface is graded from rustdoc's view of your crate (compiled with `cfg(doc)` and debug assertions on), the cases marked `miri` from Miri's (with `cfg(miri)`), and every other case from a build with debug assertions off, as release builds have. An item only one of them has would be used yet never graded, or graded yet never used; code under `#[cfg(not(miri))]` would never be checked for undefined behaviour. Remove `{setting}` from your crate's items (in `#[cfg(..)]` and `#[cfg_attr(..)]`, and for `doc` and `miri` also `cfg!(..)`), including from what its macros write. (A `debug_assert!` inside a body is fine.)"
                 ),
             )));
         }

@@ -32,6 +32,7 @@ pub mod bounded;
 pub mod build;
 pub mod canon;
 pub mod cfg_view;
+pub mod cgroup;
 pub mod compile_fail;
 pub mod confine;
 pub mod depinfo;

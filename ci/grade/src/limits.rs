@@ -81,6 +81,18 @@ impl Limits {
         }
     }
 
+    /// The bounds of one build of the course's own code (the judge, the
+    /// dependencies' caches, the lockfile), which no student wrote: the
+    /// build limit a class sets bounds builds of student code, and never
+    /// makes the course's own first, cold build fail. So at least the
+    /// default build time.
+    pub fn course_build(&self) -> Bounds {
+        Bounds {
+            time: self.build_time.max(Self::DEFAULT_BUILD_TIME),
+            ..self.build()
+        }
+    }
+
     /// The bounds of one behaviour case's run.
     pub fn case(&self) -> Bounds {
         Bounds {
@@ -126,6 +138,9 @@ pub enum Ending {
     TimedOut(Duration),
     /// It printed more than the cap and was killed.
     OutputCapped(usize),
+    /// Its processes together took more memory than the run may (in its
+    /// cgroup: see `cgroup`), and the kernel killed one.
+    MemoryCapped(u64),
 }
 
 /// What a bounded child printed (up to the cap) and how it ended.
@@ -151,6 +166,10 @@ impl Bounded {
             Ending::OutputCapped(cap) => Some(format!(
                 "stopped: it printed more than {} KiB, the output limit",
                 cap / 1024
+            )),
+            Ending::MemoryCapped(bytes) => Some(format!(
+                "stopped: its processes together took more than {} MiB of memory (their pages and what they put in /tmp, /dev/shm or memory files), the memory limit",
+                bytes >> 20
             )),
         }
     }
@@ -202,6 +221,9 @@ pub fn run_bounded_bytes(
     bounds: Bounds,
     input: Option<Vec<u8>>,
 ) -> std::io::Result<BoundedBytes> {
+    // The run's own cgroup, where the machine has one: its processes'
+    // memory and number bounded together (see `cgroup`).
+    let group = crate::cgroup::RunGroup::new(bounds.memory_bytes);
     command
         .stdin(if input.is_some() {
             Stdio::piped()
@@ -215,12 +237,19 @@ pub fn run_bounded_bytes(
         use std::os::unix::process::CommandExt;
         command.process_group(0);
         let memory = bounds.memory_bytes;
-        // SAFETY: between fork and exec, only `setrlimit` runs, which is
-        // async-signal-safe and touches no memory of the parent.
+        let procs: Vec<std::ffi::CString> = group
+            .as_ref()
+            .map(|group| group.procs_files().to_vec())
+            .unwrap_or_default();
+        // SAFETY: between fork and exec, only `setrlimit` and the
+        // `open`/`write`/`close` of joining the cgroup run, which are
+        // async-signal-safe and allocate nothing (the paths were made
+        // before the fork).
         unsafe {
             command.pre_exec(move || {
                 use nix::sys::resource::{Resource, setrlimit};
-                setrlimit(Resource::RLIMIT_AS, memory, memory).map_err(std::io::Error::from)
+                setrlimit(Resource::RLIMIT_AS, memory, memory).map_err(std::io::Error::from)?;
+                crate::cgroup::join(&procs)
             });
         }
     }
@@ -268,6 +297,14 @@ pub fn run_bounded_bytes(
     kill_group(&mut child);
     let _ = child.wait();
     forget(&child);
+    let ending = match (&group, ending) {
+        (Some(group), Ending::Exited(status)) if !status.success() && group.ran_out_of_memory() => {
+            Ending::MemoryCapped(bounds.memory_bytes)
+        }
+        (_, ending) => ending,
+    };
+    // What is left in the cgroup is killed, and the cgroup removed.
+    drop(group);
     if ADOPTING.load(Ordering::SeqCst) {
         sweep_orphans();
     }
@@ -472,6 +509,65 @@ mod tests {
 
     /// Input reaches the child, and a child that leaves its process group
     /// (a new session, as a daemon does) is gone once the run ends.
+    /// Where a cgroup can be made, a run's processes share its limits:
+    /// two processes that each stay under the memory limit, but not
+    /// together, end the run as out of memory; a fork loop gets no more
+    /// than the run's tasks. (Without cgroups the report says so instead:
+    /// see `cgroup`.)
+    #[test]
+    fn a_run_is_bounded_as_a_whole_where_cgroups_exist() {
+        if matches!(
+            crate::cgroup::availability(),
+            crate::cgroup::Availability::Unavailable(_)
+        ) || Command::new("python3").arg("-V").output().is_err()
+        {
+            eprintln!("skipped: {}", crate::cgroup::availability().describe());
+            return;
+        }
+        let hold = "python3 -c 'b = bytearray(160 << 20); import time; time.sleep(2)'";
+        let run = run_bounded(
+            shell(&format!(
+                "{hold} & first=$!; {hold}; second=$?; wait $first; [ $? -eq 0 ] && [ $second -eq 0 ]"
+            )),
+            Bounds {
+                time: Duration::from_secs(60),
+                output_bytes: 64 * 1024,
+                memory_bytes: 256 << 20,
+            },
+            None,
+        )
+        .expect("sh starts");
+        assert_eq!(run.ending, Ending::MemoryCapped(256 << 20), "{run:?}");
+        let forks = run_bounded(
+            shell("python3 -c 'import os, time\nstarted = 0\nfor _ in range(1000):\n    try:\n        pid = os.fork()\n    except OSError:\n        break\n    if pid == 0:\n        time.sleep(5)\n        os._exit(0)\n    started += 1\nprint(started)'"),
+            bounds(60_000, 64 * 1024),
+            None,
+        )
+        .expect("sh starts");
+        let running: u64 = forks.stdout.trim().parse().expect("a count");
+        assert!(
+            running < crate::cgroup::MOST_TASKS,
+            "{running} processes ran at once: {forks:?}"
+        );
+    }
+
+    /// A class's tight build limit bounds builds of student code only: the
+    /// course's own builds keep at least the default time.
+    #[test]
+    fn the_course_builds_under_its_own_limit() {
+        let tight = Limits {
+            build_time: Duration::from_secs(20),
+            ..Limits::default()
+        };
+        assert_eq!(tight.build().time, Duration::from_secs(20));
+        assert_eq!(tight.course_build().time, Limits::DEFAULT_BUILD_TIME);
+        let generous = Limits {
+            build_time: Duration::from_secs(1200),
+            ..Limits::default()
+        };
+        assert_eq!(generous.course_build().time, Duration::from_secs(1200));
+    }
+
     #[test]
     fn feeds_input_and_leaves_no_process_behind() {
         assert!(adopt_orphans(), "this test needs Linux's subreaper");

@@ -230,8 +230,16 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     let mut top = toml::Table::new();
     top.insert("workspace".into(), workspace.into());
     // No debug info: linking is most of a warm build, and a failing case
-    // shows its panic message and place without it.
-    let profile: toml::Table = toml::from_str("[dev]\ndebug = 0\n").unwrap_or_default();
+    // shows its panic message and place without it. The crate under test
+    // is built with release semantics (no debug assertions, overflow
+    // checks kept), as its users' release builds run it: a check written
+    // only for debug builds (`debug_assert!`, `cfg!(debug_assertions)`)
+    // is a check the grade does not count.
+    let profile: toml::Table = toml::from_str(&format!(
+        "[dev]\ndebug = 0\n[dev.package.{}]\ndebug-assertions = false\noverflow-checks = true\n",
+        toml::Value::String(crate_package.clone())
+    ))
+    .unwrap_or_default();
     top.insert("profile".into(), profile.into());
     write_if_changed(
         &root.join("Cargo.toml"),

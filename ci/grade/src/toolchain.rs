@@ -79,3 +79,36 @@ impl Toolchain {
         command
     }
 }
+
+/// The user's registry (`$CARGO_HOME/registry`, or `~/.cargo/registry`):
+/// the crates' sources, which confined builds read.
+pub fn registry_dir() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+        .map(|home| home.join("registry"))
+}
+
+/// The grader's own `CARGO_HOME` under `root`: a configuration file that
+/// says so and nothing else, and a link to the user's registry, so that
+/// nothing of the user's cargo configuration (a `rustc-wrapper`, flags,
+/// a target folder) reaches a grade.
+pub fn pinned_cargo_home(root: &Path) -> std::io::Result<PathBuf> {
+    let home = root.join("cargo-home");
+    std::fs::create_dir_all(&home)?;
+    let config = home.join("config.toml");
+    if !config.is_file() {
+        std::fs::write(
+            &config,
+            "# The X-safe Rust grader's own CARGO_HOME: no configuration on purpose.\n",
+        )?;
+    }
+    let link = home.join("registry");
+    if std::fs::symlink_metadata(&link).is_err()
+        && let Some(registry) = registry_dir()
+    {
+        std::fs::create_dir_all(&registry)?;
+        std::os::unix::fs::symlink(&registry, &link)?;
+    }
+    Ok(home)
+}

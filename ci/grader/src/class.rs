@@ -191,15 +191,21 @@ impl Runner {
     fn try_grade(&self, student: &Student, folder: &Path) -> Result<Report, String> {
         std::fs::create_dir_all(folder)
             .map_err(|err| format!("cannot create {}: {err}", folder.display()))?;
-        let submission = match &student.source {
-            Source::Folder(path) => path.clone(),
-            Source::Git(url) => self.clone_repository(url, &file_name(&student.name))?,
+        let (submission, revision) = match &student.source {
+            Source::Folder(path) => (path.clone(), None),
+            // A clone has no checkout: its tree reaches the disk only
+            // through `--rev`, which counts it first (see `export_revision`).
+            Source::Git(url) => (
+                self.clone_repository(url, &file_name(&student.name))?,
+                (!self.shared.iter().any(|arg| arg == "--rev")).then_some(["--rev", "HEAD"]),
+            ),
         };
         let json = folder.join("report.json");
         let _ = std::fs::remove_file(&json);
         let mut child = Command::new(&self.program)
             .arg(&submission)
             .args(&self.shared)
+            .args(revision.iter().flatten())
             .arg("--json")
             .arg(&json)
             .arg("--markdown")
@@ -252,8 +258,9 @@ impl Runner {
         serde_json::from_str(&text).map_err(|err| format!("the report does not parse: {err}"))
     }
 
-    /// Clones `url` afresh into the work folder (a shallow clone; git's own
-    /// limits apply), and returns the clone.
+    /// Clones `url` afresh into the work folder (a shallow clone, without a
+    /// checkout: nothing of its tree is written until it is counted), and
+    /// returns the clone.
     fn clone_repository(&self, url: &str, name: &str) -> Result<PathBuf, String> {
         let into = self.work_dir.join("class-clones").join(name);
         let _ = std::fs::remove_dir_all(&into);
@@ -265,6 +272,7 @@ impl Runner {
             .args([
                 "clone",
                 "--quiet",
+                "--no-checkout",
                 "--depth",
                 "1",
                 "--no-recurse-submodules",

@@ -487,7 +487,21 @@ impl Report {
             limits: limits.into(),
             toolchain: setting.toolchain.clone(),
             isolation: setting.isolation.name().to_owned(),
-            isolation_caveat: setting.isolation.caveat().map(str::to_owned),
+            // What this machine could not bound: the isolation's caveat,
+            // and runs bounded per process where no cgroup could be made.
+            isolation_caveat: {
+                let cgroups = match xsafe_grade::cgroup::availability() {
+                    xsafe_grade::cgroup::Availability::Unavailable(_) => {
+                        Some(xsafe_grade::cgroup::availability().describe())
+                    }
+                    _ => None,
+                };
+                match (setting.isolation.caveat(), cgroups) {
+                    (Some(caveat), Some(cgroups)) => Some(format!("{caveat}; {cgroups}")),
+                    (Some(caveat), None) => Some(caveat.to_owned()),
+                    (None, cgroups) => cgroups,
+                }
+            },
             miri: setting.miri.clone(),
             seed: format!("{:#018x}", setting.seed),
             points: exercises.iter().map(|exercise| exercise.points).sum(),

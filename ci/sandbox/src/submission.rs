@@ -144,6 +144,16 @@ pub fn within_budget(dir: &Path, budget: Budget) -> Result<(), String> {
 /// is reported as [`Change::TooLarge`] and left out.
 pub const LARGEST_FILE: u64 = 4 << 20;
 
+/// The most entries a revision's tree may list: a hundred times the
+/// course's own files. A tree that lists more (a "tree bomb", a few
+/// kilobytes of trees that name each other thousands of times) is refused
+/// while git is still listing it, before anything reaches the disk.
+pub const MOST_TREE_ENTRIES: usize = 50_000;
+
+/// The most bytes of files a revision's tree may list (the sizes git
+/// records): far more than any course fork.
+pub const MOST_TREE_BYTES: u64 = 1 << 30;
+
 /// Whether `path` is a real folder: not a link to one.
 pub fn is_real_dir(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir())
@@ -206,20 +216,10 @@ pub fn export_revision(
     }
     std::fs::create_dir_all(dest).map_err(io(dest))?;
 
-    let listing = git(repo)
-        .args(["ls-tree", "-r", "-z", "--full-tree", "--long"])
-        .arg(format!("{revision}^{{tree}}"))
-        .arg("--")
-        .output()
-        .map_err(|err| git_error(format!("cannot run git: {err}")))?;
-    if !listing.status.success() {
-        return Err(git_error(
-            String::from_utf8_lossy(&listing.stderr).trim().to_owned(),
-        ));
-    }
+    let listing = bounded_listing(repo, revision).map_err(git_error)?;
     let mut ignored = Vec::new();
     let mut wanted: Vec<(String, PathBuf)> = Vec::new();
-    for entry in listing.stdout.split(|&byte| byte == 0) {
+    for entry in listing.split(|&byte| byte == 0) {
         if entry.is_empty() {
             continue;
         }
@@ -309,6 +309,80 @@ pub fn export_revision(
     let _ = cat.wait();
     ignored.sort();
     Ok(ignored)
+}
+
+/// `git ls-tree -r` of `revision`, read as git writes it and stopped as
+/// soon as it lists more than [`MOST_TREE_ENTRIES`] entries or
+/// [`MOST_TREE_BYTES`] bytes of files: the NUL-separated listing, or why
+/// there is none.
+fn bounded_listing(repo: &Path, revision: &str) -> Result<Vec<u8>, String> {
+    let mut child = git(repo)
+        .args(["ls-tree", "-r", "-z", "--full-tree", "--long"])
+        .arg(format!("{revision}^{{tree}}"))
+        .arg("--")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|err| format!("cannot run git: {err}"))?;
+    let stderr = child.stderr.take();
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(stderr) = stderr {
+            let _ = stderr.take(64 * 1024).read_to_string(&mut text);
+        }
+        text
+    });
+    let mut listing = Vec::new();
+    let mut refused = None;
+    if let Some(stdout) = child.stdout.take() {
+        let mut reader = BufReader::new(stdout);
+        let (mut entries, mut bytes) = (0usize, 0u64);
+        loop {
+            let mut entry = Vec::new();
+            match reader.read_until(0, &mut entry) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(err) => {
+                    refused = Some(format!("reading git's output: {err}"));
+                    break;
+                }
+            }
+            entries += 1;
+            // `MODE TYPE OBJECT SIZE\tPATH`: the size is the fourth field.
+            let head = entry
+                .split(|&byte| byte == b'\t')
+                .next()
+                .unwrap_or_default();
+            bytes += String::from_utf8_lossy(head)
+                .split_whitespace()
+                .nth(3)
+                .and_then(|size| size.parse::<u64>().ok())
+                .unwrap_or(0);
+            if entries > MOST_TREE_ENTRIES || bytes > MOST_TREE_BYTES {
+                refused = Some(format!(
+                    "the revision's tree lists more than {MOST_TREE_ENTRIES} files or {} MiB: it is refused before any of it is written",
+                    MOST_TREE_BYTES >> 20
+                ));
+                break;
+            }
+            listing.extend_from_slice(&entry);
+        }
+    }
+    if refused.is_some() {
+        let _ = child.kill();
+    }
+    let status = child
+        .wait()
+        .map_err(|err| format!("cannot wait for git: {err}"))?;
+    let errors = errors.join().unwrap_or_default();
+    if let Some(why) = refused {
+        return Err(why);
+    }
+    if !status.success() {
+        return Err(errors.trim().to_owned());
+    }
+    Ok(listing)
 }
 
 /// `git -C REPO` with the user's and system's configuration left out and
@@ -574,5 +648,70 @@ mod tests {
         expected.sort();
         assert_eq!(seen, expected);
         let _ = std::fs::remove_dir_all(&scratch);
+    }
+}
+
+#[cfg(test)]
+mod tree_bomb {
+    use super::*;
+
+    fn run(repo: &Path, args: &[&str], input: Option<&str>) -> String {
+        let mut child = Command::new("git")
+            .args(args)
+            .current_dir(repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "x")
+            .env("GIT_AUTHOR_EMAIL", "x@example.com")
+            .env("GIT_COMMITTER_NAME", "x")
+            .env("GIT_COMMITTER_EMAIL", "x@example.com")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("git runs");
+        if let Some(input) = input
+            && let Some(mut stdin) = child.stdin.take()
+        {
+            stdin.write_all(input.as_bytes()).expect("input");
+        }
+        let output = child.wait_with_output().expect("git ends");
+        assert!(output.status.success(), "git {args:?}");
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// A commit of a few kilobytes whose trees name each other ten times
+    /// per level, six levels deep (a million files), is refused while git
+    /// lists it, and nothing is written.
+    #[test]
+    fn a_tree_bomb_is_refused_before_it_reaches_the_disk() {
+        let repo = std::env::temp_dir().join(format!("xsafe-tree-bomb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&repo);
+        std::fs::create_dir_all(&repo).expect("scratch");
+        run(&repo, &["init", "--quiet"], None);
+        let blob = run(&repo, &["hash-object", "-w", "--stdin"], Some("x\n"));
+        let mut listing: String = (0..10)
+            .map(|n| format!("100644 blob {blob}\tf{n}\n"))
+            .collect();
+        let mut tree = run(&repo, &["mktree"], Some(&listing));
+        for _ in 0..5 {
+            listing = (0..10)
+                .map(|n| format!("040000 tree {tree}\td{n}\n"))
+                .collect();
+            tree = run(&repo, &["mktree"], Some(&listing));
+        }
+        let commit = run(&repo, &["commit-tree", &tree, "-m", "bomb"], None);
+        let dest = repo.join("out");
+        let refused = export_revision(&repo, &commit, &dest).expect_err("refused");
+        let files = walkdir::WalkDir::new(&dest)
+            .into_iter()
+            .flatten()
+            .filter(|entry| entry.file_type().is_file())
+            .count();
+        let _ = std::fs::remove_dir_all(&repo);
+        assert!(
+            refused.to_string().contains("more than 50000 files"),
+            "{refused}"
+        );
+        assert_eq!(files, 0);
     }
 }
