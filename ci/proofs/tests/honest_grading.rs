@@ -64,6 +64,20 @@ fn starters_fail_every_case_that_needs_work() {
                 toolchain_label(&toolchain),
                 describe(&grade)
             );
+            // What the starter itself declares, and the reference keeps,
+            // is required: the allow list may not make it optional.
+            if let Some(items) = &grade.surface {
+                let surface = &grade.manifest.surface;
+                let optional_but_given: Vec<&String> = items
+                    .iter()
+                    .filter(|item| surface.api.contains(item) && !surface.is_required(item))
+                    .collect();
+                assert!(
+                    optional_but_given.is_empty(),
+                    "{}: the starter declares {optional_but_given:?}, which the reference keeps, yet [surface] allow lists them as optional: remove them from the allow list",
+                    exercise.name
+                );
+            }
         }
     }
 }

@@ -121,8 +121,8 @@ owning_containers!(
     Result<T, E>,
     BTreeMap<K, V>,
     BTreeSet<T>,
-    HashMap<K, V, S>,
-    HashSet<T, S>,
+    HashMap<K, V>,
+    HashSet<T>,
 );
 
 // SAFETY: a box owns its contents alone, like a container of one element.

@@ -1,6 +1,7 @@
 //! Proves consumption: `contains` and `get` rely on the order and follow one
 //! path from the root, so in a balanced tree of 1023 keys (10 levels) a
 //! lookup compares at most 20 keys. Scanning the set would compare hundreds.
+//! The same holds of a `NonEmptySet`'s `contains`, on the same keys.
 use crate::support::balanced_order;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -14,6 +15,9 @@ pub struct Seen {
     len: usize,
     /// For each key looked up: `contains` and its comparisons, `get` and its.
     lookups: Vec<(bool, usize, Option<u32>, usize)>,
+    /// For each key looked up in the same keys as a `NonEmptySet`:
+    /// `contains` and its comparisons.
+    non_empty: Vec<(bool, usize)>,
 }
 
 /// Every key looked up, in increasing order, and whether the set holds
@@ -31,7 +35,7 @@ fn keys(seed: Seed) -> (Vec<u32>, Vec<bool>) {
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use crate::support::{Counted, comparisons_in};
-    use ordered_tree::OrderedSet;
+    use ordered_tree::{NonEmptySet, OrderedSet};
 
     let (all, held) = keys(seed);
     let present: Vec<u32> = all.iter().zip(&held).filter(|(_, held)| **held).map(|(key, _)| *key).collect();
@@ -44,9 +48,19 @@ pub fn observe(seed: Seed) -> Seen {
             (found, contains_used, got, get_used)
         })
         .collect();
+    let order = balanced_order(10);
+    let mut non_empty = NonEmptySet::new(Counted(present[order[0] as usize]));
+    for rank in &order[1..] {
+        non_empty.insert(Counted(present[*rank as usize]));
+    }
+    let non_empty = all
+        .iter()
+        .map(|&key| comparisons_in(|| non_empty.contains(&Counted(key))))
+        .collect();
     Seen {
         len: set.len(),
         lookups,
+        non_empty,
     }
 }
 
@@ -64,6 +78,14 @@ pub fn judge(seed: Seed, seen: Seen) {
         assert!(
             get_used <= 20,
             "get({key}) compared {get_used} keys; following one path needs at most 20"
+        );
+    }
+    assert_eq!(seen.non_empty.len(), all.len());
+    for ((key, held), &(found, used)) in all.iter().zip(&keys(seed).1).zip(&seen.non_empty) {
+        assert_eq!(found, *held, "NonEmptySet::contains({key}) gave the wrong answer");
+        assert!(
+            used <= 20,
+            "NonEmptySet::contains({key}) compared {used} keys; following one path needs at most 20"
         );
     }
 }

@@ -1,14 +1,20 @@
-//! Proves enforcement: code outside the crate cannot build a node by hand,
-//! so it cannot make a node whose children are on the wrong side. Each
-//! literal must be refused for what the struct is: private fields (E0451,
-//! or, when the struct has private fields the literal does not name, an
-//! error saying "private field" that has no code), fields it does not have
-//! (E0560, if the private ones have other names), or fields the literal
-//! lacks (E0063). That no field is public at all is the `public_surface`
-//! case's to check.
-use ordered_tree::Node;
+//! Proves enforcement: code outside the crate cannot write a struct
+//! literal of `Node`, so it cannot build a node whose children are on the
+//! wrong side. The literal here is `Node { ..*root }`: it names no field,
+//! so it has no type error whatever the private fields are (their names,
+//! their types, a key kept in a private newtype), and rustc refuses it for
+//! the one reason that matters, a private field (E0451). With every field
+//! public it would be refused for moving out of a reference instead, and
+//! the case fails: that no field is public is also `public_surface`'s to
+//! check. (rustc reports privacy errors only once no type error is left,
+//! so a literal that gave a field a value could fail for that value's type
+//! instead.)
+use ordered_tree::{Node, OrderedSet};
 
 fn main() {
-    let small = Node { key: 1, left: None, right: None }; //~ ERROR E0451|E0560|E0063|"private field"
-    let _wrong = Node { key: 2, left: None, right: Some(Box::new(small)) }; //~ ERROR E0451|E0560|E0063|"private field"
+    let mut set = OrderedSet::new();
+    set.insert(1);
+    let root: &Node<i32> = set.root_node().expect("the set has a root");
+    let copy = Node { ..*root }; //~ ERROR E0451
+    println!("{:?}", copy.key());
 }
