@@ -853,15 +853,22 @@ context = "It prints."
         );
         let problems = lint(&quiz(&free));
         assert!(
-            problems.iter().any(|p| p.question.as_deref() == Some("3 (id t/free)")
-                && p.what.contains("no program backs its answer")),
+            problems
+                .iter()
+                .any(|p| p.question.as_deref() == Some("3 (id t/free)")
+                    && p.what.contains("no program backs its answer")),
             "{problems:#?}"
         );
         let lopsided = GOOD.replace(
             "answer.doesCompile = true\nanswer.stdout = \"hi\"\n",
             "answer.doesCompile = false\nanswer.lineNumber = 2\nanswer.annotation = \"//~ ERROR E0425\"\n",
         );
-        let lopsided = format!("{lopsided}{}", &GOOD[GOOD.find("[[questions]]").unwrap()..GOOD.find("[[questions]]\nid = \"t/prints\"").unwrap()].replace("t/literal", "t/again"));
+        let lopsided = format!(
+            "{lopsided}{}",
+            &GOOD[GOOD.find("[[questions]]").unwrap()
+                ..GOOD.find("[[questions]]\nid = \"t/prints\"").unwrap()]
+                .replace("t/literal", "t/again")
+        );
         let problems = lint(&quiz(&lopsided));
         assert!(
             problems
