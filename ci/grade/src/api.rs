@@ -82,6 +82,25 @@ struct Reader<'a> {
     queue: VecDeque<Id>,
 }
 
+/// A trait's supertraits, written after its name or as `where Self: ..`
+/// (the same thing), and its generics without the latter.
+fn supertraits(inner: &rustdoc_types::Trait) -> (Vec<GenericBound>, rustdoc_types::Generics) {
+    let mut bounds = inner.bounds.clone();
+    let mut generics = inner.generics.clone();
+    generics.where_predicates.retain(|predicate| match predicate {
+        WherePredicate::BoundPredicate {
+            type_: Type::Generic(subject),
+            bounds: more,
+            generic_params,
+        } if subject == "Self" && generic_params.is_empty() => {
+            bounds.extend(more.iter().cloned());
+            false
+        }
+        _ => true,
+    });
+    (bounds, generics)
+}
+
 fn is_public(item: &Item) -> bool {
     item.visibility == Visibility::Public
 }
@@ -263,8 +282,9 @@ impl<'a> Reader<'a> {
         let unsafety = if inner.is_unsafe { "unsafe " } else { "" };
         let auto = if inner.is_auto { "auto " } else { "" };
         let mut line = self.line(&format!("{unsafety}{auto}trait {name}"));
-        line.declare(&inner.generics);
-        line.push_bounds(&inner.bounds);
+        let (supertraits, generics) = supertraits(inner);
+        line.declare(&generics);
+        line.push_bounds(&supertraits);
         line.finish()
     }
 
@@ -441,11 +461,12 @@ impl<'a> Reader<'a> {
                 // seen only through the traits and bounds that name it,
                 // which cases probe.
                 ItemEnum::Trait(inner) if unnamable => {
-                    if inner.bounds.is_empty() {
+                    let (supertraits, _) = supertraits(inner);
+                    if supertraits.is_empty() {
                         String::new()
                     } else {
                         let mut line = self.line(&format!("reachable trait {name}"));
-                        line.push_bounds(&inner.bounds);
+                        line.push_bounds(&supertraits);
                         line.finish()
                     }
                 }
@@ -991,6 +1012,10 @@ mod tests {
                 "pub struct B<T>(T); impl<T> B<T> { pub fn get(&self) -> &T { &self.0 } } pub fn g<T: Clone>(t: T) {}",
             ),
             (
+                "mod seal { pub trait Ordered<B> {} } pub trait Before<B> where Self: seal::Ordered<B> + Sized {} #[macro_export] macro_rules! edge { (Unlocked=>$a:ty) => {}; ($b:ty=>$a:ty) => {}; }",
+                "mod seal { pub trait Ordered<B> {} } pub trait Before<B>: seal::Ordered<B> + Sized {} #[macro_export] macro_rules! edge { (Unlocked => $x:ty) => {}; ($y:ty => $x:ty) => {}; }",
+            ),
+            (
                 "pub fn f<T: Ord + Clone, U>(t: T, u: U) where U: Copy {}",
                 "pub fn f<U: Clone, T>(t: U, u: T) where U: Ord, T: Copy {}",
             ),
@@ -1016,6 +1041,10 @@ mod tests {
             ),
             ("pub fn f<T: 'static>(t: T) {}", "pub fn f<T>(t: T) {}"),
             ("pub fn f<T: ?Sized>(t: &T) {}", "pub fn f<T>(t: &T) {}"),
+            (
+                "#[macro_export] macro_rules! m { ($a:ty => $b:ty) => {}; }",
+                "#[macro_export] macro_rules! m { ($a:ty = > $b:ty) => {}; }",
+            ),
             (
                 "pub struct Token<'a>(&'a ()); pub fn with<'t, F: FnOnce(&mut Token<'t>)>(f: F) {}",
                 "pub struct Token<'a>(&'a ()); pub fn with<F: FnOnce(&mut Token<'_>)>(f: F) {}",

@@ -121,7 +121,79 @@ impl Finder {
         {
             self.found.push(format!("{}! in {}", last.ident, self.item));
         }
+        // A `macro_rules!` of the crate expands where a case calls it, in
+        // a program whose expansion is not the crate's: what it would
+        // write there is refused here, in its tokens.
+        if mac.path.is_ident("macro_rules") {
+            for what in refused_in_tokens(mac.tokens.clone()) {
+                self.found.push(format!("{what} in {}", self.item));
+            }
+        }
     }
+}
+
+/// What a token stream would write that the rules refuse: a refused or
+/// compiler-internal attribute (`#[no_mangle]`, `#[unsafe(link_section = ..)]`,
+/// `#[rustc_..]`), an `extern` block, a refused macro (`asm!`), at any
+/// depth. For the bodies of `macro_rules!` and for what procedural macros
+/// returned, which are checked before they are compiled anywhere.
+pub fn refused_in_tokens(tokens: proc_macro2::TokenStream) -> Vec<String> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut found = Vec::new();
+    let mut stack = vec![tokens.into_iter().collect::<Vec<TokenTree>>()];
+    while let Some(trees) = stack.pop() {
+        for (at, tree) in trees.iter().enumerate() {
+            match tree {
+                TokenTree::Punct(punct) if punct.as_char() == '#' => {
+                    let mut next = at + 1;
+                    if matches!(trees.get(next), Some(TokenTree::Punct(bang)) if bang.as_char() == '!')
+                    {
+                        next += 1;
+                    }
+                    if let Some(TokenTree::Group(group)) = trees.get(next)
+                        && group.delimiter() == Delimiter::Bracket
+                    {
+                        let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                        let name = match inner.as_slice() {
+                            [TokenTree::Ident(word), TokenTree::Group(args), ..]
+                                if word == "unsafe" =>
+                            {
+                                args.stream().into_iter().next().map(|tree| tree.to_string())
+                            }
+                            [TokenTree::Ident(word), ..] => Some(word.to_string()),
+                            _ => None,
+                        };
+                        if let Some(name) = name
+                            && (REFUSED_ATTRIBUTES.contains(&name.as_str()) || is_internal(&name))
+                        {
+                            found.push(format!("#[{name}]"));
+                        }
+                    }
+                }
+                TokenTree::Ident(word) if word == "extern" => {
+                    let mut next = at + 1;
+                    if matches!(trees.get(next), Some(TokenTree::Literal(_))) {
+                        next += 1;
+                    }
+                    if matches!(trees.get(next), Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace)
+                    {
+                        found.push("an extern block".to_owned());
+                    }
+                }
+                TokenTree::Ident(word)
+                    if REFUSED_MACROS.contains(&word.to_string().as_str())
+                        && matches!(trees.get(at + 1), Some(TokenTree::Punct(bang)) if bang.as_char() == '!') =>
+                {
+                    found.push(format!("{word}!"));
+                }
+                TokenTree::Group(group) => stack.push(group.stream().into_iter().collect()),
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// `KIND NAME` of an item, for messages.
@@ -138,6 +210,10 @@ fn describe(item: &syn::Item) -> String {
         syn::Item::ForeignMod(_) => "an extern block".to_owned(),
         syn::Item::Type(item) => format!("type {}", item.ident),
         syn::Item::Union(item) => format!("union {}", item.ident),
+        syn::Item::Macro(item) => match &item.ident {
+            Some(name) => format!("macro_rules! {name}"),
+            None => "a macro call".to_owned(),
+        },
         _ => "an item".to_owned(),
     }
 }
@@ -253,6 +329,34 @@ mod tests {
         assert_eq!(
             refused("#![feature(never_type)]\nfn main() {}").expect("parses"),
             ["#![feature] on the crate"]
+        );
+    }
+
+    /// A `macro_rules!` whose body would put a constructor into the
+    /// program that calls it is refused by its tokens; one that writes
+    /// ordinary impls is not.
+    #[test]
+    fn refuses_what_a_macro_would_write_elsewhere() {
+        let expansion = r#"
+            #[macro_export]
+            macro_rules! impl_lock_after {
+                ($a:ty => $b:ty) => {
+                    unsafe impl $crate::LockAfter<$a> for $b {}
+                    #[used]
+                    #[unsafe(link_section = ".init_array")]
+                    static FORGE: extern "C" fn() = { extern "C" fn forge() {} forge };
+                };
+            }
+            macro_rules! fine { ($t:ty) => { impl Clone for $t { fn clone(&self) -> Self { *self } } }; }
+        "#;
+        let found = refused(expansion).expect("parses");
+        assert_eq!(
+            found,
+            [
+                "#[link_section] in macro_rules! impl_lock_after",
+                "#[used] in macro_rules! impl_lock_after",
+            ],
+            "{found:?}"
         );
     }
 

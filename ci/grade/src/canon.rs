@@ -1232,7 +1232,7 @@ pub fn macro_line(name: &str, source: &str) -> String {
     for tree in body.stream() {
         match tree {
             TokenTree::Group(group) if expect_matcher => {
-                matchers.push(unnamed(group.stream()).to_string());
+                matchers.push(spaced(unnamed(group.stream())));
                 expect_matcher = false;
             }
             TokenTree::Punct(punct) if punct.as_char() == ';' => expect_matcher = true,
@@ -1247,6 +1247,54 @@ pub fn macro_line(name: &str, source: &str) -> String {
             .collect::<Vec<_>>()
             .join(" | ")
     )
+}
+
+/// Rust's operators of more than one character: in a matcher, `=>` is one
+/// token and `= >` two, so only these keep their characters together.
+const OPERATORS: [&str; 26] = [
+    "=>", "->", "::", "..", "...", "..=", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=",
+    "/=", "%=", "^=", "&=", "|=", "<<", ">>", "<<=", ">>=", "<-", "#!",
+];
+
+/// Tokens as text, one space between tokens, except between the
+/// characters of one operator: `=>$` and `=> $` (two tokens either way)
+/// read the same, `=>` and `= >` do not.
+fn spaced(stream: proc_macro2::TokenStream) -> String {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    let mut parts: Vec<String> = Vec::new();
+    let mut trees = stream.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        match tree {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                parts.push(format!("{open}{}{close}", spaced(group.stream())));
+            }
+            TokenTree::Punct(punct) => {
+                let mut text = punct.as_char().to_string();
+                let mut spacing = punct.spacing();
+                while spacing == Spacing::Joint {
+                    let Some(TokenTree::Punct(next)) = trees.peek() else {
+                        break;
+                    };
+                    let longer = format!("{text}{}", next.as_char());
+                    if !OPERATORS.iter().any(|op| op.starts_with(longer.as_str())) {
+                        break;
+                    }
+                    text = longer;
+                    spacing = next.spacing();
+                    trees.next();
+                }
+                parts.push(text);
+            }
+            other => parts.push(other.to_string()),
+        }
+    }
+    parts.join(" ")
 }
 
 /// A matcher with every metavariable's name dropped: `$a:ty` and `$b:ty`

@@ -533,12 +533,27 @@ fn record_macros(
         {
             continue;
         }
-        let digest = macros.install_recordings(output.files_under(&macros.recordings))?;
-        let observe = observe_path.and_then(|path| output.files.get(&path).cloned());
+        let digest = match macros.install_recordings(output.files_under(&macros.recordings)) {
+            Err(MacroError::Refused(items)) => {
+                return Err(Ended::graded(refused(
+                    plan,
+                    format!(
+                        "your procedural macros wrote code that would run without a case calling it: {}",
+                        items.join(", ")
+                    ),
+                    "What a derive or attribute macro returns is compiled into the cases' programs. The grader runs your code only through the exercise's API: a macro may not write placement or linkage attributes, the compiler's own attributes, extern blocks or assembly.".to_owned(),
+                )));
+            }
+            other => other?,
+        };
+        // The observing program is the deciding build's, made from the
+        // checked recordings: the one this build linked ran the learner's
+        // macros live.
+        let _ = observe_path;
         return Ok(Recorded {
             macros: Some(macros),
             digest: Some(digest),
-            observe,
+            observe: None,
             observable,
         });
     }
@@ -579,7 +594,9 @@ fn build(
         });
     let mut observable = recorded.observable.clone();
     loop {
-        let observe_here = recorded.macros.is_none();
+        // The observing program is always this build's: with learner
+        // macros, it is made from their checked recordings, replayed.
+        let observe_here = true;
         let judge_here = trusted.judge.is_none() && !observable.is_empty();
         let project = write_project(
             &ProjectSpec {

@@ -117,6 +117,10 @@ pub enum MacroError {
         /// Why.
         why: String,
     },
+    /// A macro returned what would run code no case called (see
+    /// `before_main`): each item, with the macro that wrote it.
+    #[error("your macros wrote what would run without a case calling it: {}", .0.join(", "))]
+    Refused(Vec<String>),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MacroError + '_ {
@@ -237,6 +241,27 @@ impl LearnerMacros {
             {
                 entries.insert(key, output);
             }
+        }
+        // What the macros returned is compiled into the cases' programs
+        // (the observing program among them), whose expansion is not the
+        // crate's: it is held to `before_main`'s rules here, before it is
+        // installed anywhere.
+        let mut refused = Vec::new();
+        for (key, output) in &entries {
+            let name = key.split(':').take(2).collect::<Vec<_>>().join(" ");
+            match output.parse::<proc_macro2::TokenStream>() {
+                Ok(tokens) => refused.extend(
+                    crate::before_main::refused_in_tokens(tokens)
+                        .into_iter()
+                        .map(|what| format!("{what} from the {name} macro")),
+                ),
+                Err(_) => refused.push(format!("unreadable tokens from the {name} macro")),
+            }
+        }
+        if !refused.is_empty() {
+            refused.sort();
+            refused.dedup();
+            return Err(MacroError::Refused(refused));
         }
         let mut table = String::new();
         for (key, output) in &entries {

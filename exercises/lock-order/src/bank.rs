@@ -106,7 +106,9 @@ impl Bank {
 
     /// Moves money between two accounts, writes the transfer to the ledger
     /// and counts it, all under the balances' lock. A refused transfer is
-    /// only counted.
+    /// only counted. The checks come in this order: the paying account
+    /// exists, then the account paid (each `NoSuchAccount`), then the
+    /// paying account holds the amount (`InsufficientFunds`).
     pub fn transfer<L>(
         &self,
         token: &mut LockToken<'_, L>,

@@ -11,17 +11,19 @@
 //!
 //! * the primitives (`bool`, `char`, every integer and float type, `()`),
 //!   `str` and `String`, `std::time::Duration` and `std::time::Instant`,
-//!   and the atomics `AtomicBool` and `AtomicUsize`;
+//!   and the atomics `AtomicBool`, `AtomicU32` and `AtomicUsize`;
 //! * `&T` when `T: Sync` (std's rule for shared references), and `&mut T`
 //!   when `T` is `Sendable`;
-//! * structurally, when their elements are `Sendable`: tuples of two, three
-//!   and four elements, arrays `[T; N]`, `Box<T>` (also for an unsized `T`,
-//!   as in `Box<str>`), `Vec<T>`, `Option<T>`, `Result<T, E>`,
-//!   `PhantomData<T>`, `Cell<T>`, `RefCell<T>`, `Mutex<T>`, `RwLock<T>`,
-//!   `Arc<T>` (which also needs `T: Sync`), the collections `VecDeque<T>`,
-//!   `HashMap<K, V>`, `HashSet<T>`, `BTreeMap<K, V>` and `BTreeSet<T>`, and
-//!   the channel ends `mpsc::Sender<T>`, `mpsc::SyncSender<T>` and
-//!   `mpsc::Receiver<T>`.
+//! * structurally, when their elements are `Sendable`: tuples of one to
+//!   four elements, arrays `[T; N]` and slices `[T]`, `Box<T>` (also for an
+//!   unsized `T`, as in `Box<str>` and `Box<[u32]>`), `Vec<T>`,
+//!   `Option<T>`, `Result<T, E>`, `PhantomData<T>`, `Cell<T>`, `RefCell<T>`,
+//!   `Mutex<T>`, `RwLock<T>`, `Arc<T>` (which also needs `T: Sync`), the
+//!   collections `VecDeque<T>`, `HashMap<K, V>` and `HashSet<T>` (with
+//!   their default hasher; over any hasher `S`, `S` must be `Sendable` too,
+//!   and so must the default one, `RandomState`), `BTreeMap<K, V>` and
+//!   `BTreeSet<T>`, and the channel ends `mpsc::Sender<T>`,
+//!   `mpsc::SyncSender<T>` and `mpsc::Receiver<T>`.
 //!
 //! More impls are welcome (longer tuples, the other atomics, `NonZeroU8`
 //! and the like), each on std's own conditions; the grading cases do not

@@ -66,6 +66,11 @@ impl FromStr for Port {
 
     /// Parses a decimal port number, such as `"8080"`.
     fn from_str(text: &str) -> Result<Self, PortError> {
+        // Decimal digits only: `u16`'s own parser also takes a sign
+        // (`+80`), and says "too large" of `70000x`.
+        if !text.bytes().all(|byte| byte.is_ascii_digit()) {
+            return Err(PortError::InvalidDigit);
+        }
         let number = text.parse::<u16>().map_err(|err| match err.kind() {
             IntErrorKind::Empty => PortError::Empty,
             IntErrorKind::PosOverflow => PortError::TooLarge,

