@@ -12,6 +12,11 @@
 //   * the search finds "invariant";
 //   * every figure's SVG loaded and has a size;
 //   * at 390 px wide, no page scrolls sideways and no text is clipped;
+//   * compiler output (```text and ```console blocks) wraps: at 1280 px no
+//     such block scrolls sideways;
+//   * a page opened at an anchor shows its text on the first screen,
+//     without scrolling (a screenshot of the content column that is not
+//     blank);
 //   * 404.html, served under the site's prefix, finds its stylesheets.
 //
 //   node ci/book-browser-test.mjs BOOK_DIR BOOK_SRC [CHROMIUM]
@@ -23,6 +28,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync, readdirSync, existsSync, statSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, extname, resolve } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 
 const [bookDir, srcDir, chromium = '/usr/bin/chromium'] = process.argv.slice(2);
@@ -149,7 +155,7 @@ for (const name of expected.keys()) {
 }
 let figures = 0;
 for (const name of pages) {
-    for (const width of [1200, 390]) {
+    for (const width of [1280, 390]) {
         consoleErrors = [];
         await open(base + name, width);
         for (const error of consoleErrors) fail(`${name} (${width}px)`, `console error: ${error}`);
@@ -171,6 +177,10 @@ for (const name of pages) {
             for (const problem of clipped) fail(`${name} (390px)`, problem);
             continue;
         }
+        const overflowing = await evaluate(`Array.from(document.querySelectorAll('main pre > code.language-text, main pre > code.language-console'))
+            .filter(code => code.closest('pre').scrollWidth > code.closest('pre').clientWidth + 1)
+            .map(code => code.textContent.split('\\n')[0].slice(0, 60))`);
+        for (const first of overflowing) fail(`${name} (${width}px)`, `compiler output scrolls sideways instead of wrapping: "${first}"`);
         const blocks = await evaluate(`(() => ({
             playgrounds: document.querySelectorAll('main pre.playground').length,
             buttons: document.querySelectorAll('main pre.playground .play-button').length,
@@ -311,6 +321,53 @@ if (quizzes !== quizChapters.length) fail('quizzes', `${quizzes} of the ${quizCh
 await page('Network.disable');
 const quizSeconds = ((Date.now() - quizStarted) / 1000).toFixed(1);
 
+// Pages opened at an anchor, as a link from another page opens them: the
+// first screen must show the text, not a blank page until scrolled. The
+// check is on pixels: a screenshot whose rows hold more than a handful of
+// distinct bytes after PNG filtering has text on it.
+function distinctBytes(png) {
+    const data = Buffer.from(png, 'base64');
+    const idat = [];
+    for (let at = 8; at < data.length;) {
+        const length = data.readUInt32BE(at);
+        const type = data.toString('ascii', at + 4, at + 8);
+        if (type === 'IDAT') idat.push(data.subarray(at + 8, at + 8 + length));
+        at += 12 + length;
+    }
+    return new Set(inflateSync(Buffer.concat(idat))).size;
+}
+const anchorStarted = Date.now();
+const anchors = [];
+let fewestBytes = Infinity;
+for (const md of chapters) {
+    const text = readFileSync(join(srcDir, md), 'utf8');
+    const found = /\]\(([a-z0-9-]+)\.md#([a-z0-9-]+)\)/.exec(text);
+    if (found && anchors.length < 3 && !anchors.includes(`${found[1]}.html#${found[2]}`)) anchors.push(`${found[1]}.html#${found[2]}`);
+}
+if (anchors.length === 0) fail('anchors', 'no chapter links to an anchor: nothing to open');
+for (const target of anchors) {
+    consoleErrors = [];
+    await open(base + target, 1280);
+    const view = await evaluate(`(() => {
+        const id = decodeURIComponent(location.hash.slice(1));
+        const heading = document.getElementById(id);
+        const box = heading && heading.getBoundingClientRect();
+        const main = document.querySelector('main').getBoundingClientRect();
+        const clip = { x: Math.max(0, main.left) + window.scrollX, y: window.scrollY, width: Math.min(main.width, window.innerWidth), height: window.innerHeight, scale: 1 };
+        return { found: !!heading, top: box ? Math.round(box.top) : null, height: window.innerHeight, clip };
+    })()`);
+    if (!view.found) fail(target, 'the anchor names no element of the page');
+    else if (view.top < -5 || view.top > view.height) fail(target, `the anchor's heading is at ${view.top}px, off the first screen`);
+    // Only the content column: the sidebar has text even when the page
+    // itself is blank.
+    const { data } = await page('Page.captureScreenshot', { format: 'png', clip: view.clip });
+    const distinct = distinctBytes(data);
+    fewestBytes = Math.min(fewestBytes, distinct);
+    if (distinct < 24) fail(target, `the first screen is blank (${distinct} distinct bytes in its screenshot)`);
+    for (const error of consoleErrors) fail(target, `console error: ${error}`);
+}
+const anchorSeconds = ((Date.now() - anchorStarted) / 1000).toFixed(1);
+
 // Search.
 consoleErrors = [];
 await open(base + 'index.html?search=invariant', 1200);
@@ -335,6 +392,6 @@ server.close();
 try { rmSync(profile, { recursive: true, force: true }); } catch { /* Chromium's late writes: leave it to the system */ }
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 for (const failure of failures) console.log(failure);
-console.log(`${pages.length} pages at 1200 and 390 px, ${figures} figures, ${quizzes} quizzes answered (one answer wrong each, ${quizSeconds}s), search: ${hits} results for "invariant"; ` +
+console.log(`${pages.length} pages at 1280 and 390 px, ${anchors.length} opened at an anchor (${anchorSeconds}s, at least ${fewestBytes} distinct bytes on screen), ${figures} figures, ${quizzes} quizzes answered (one answer wrong each, ${quizSeconds}s), search: ${hits} results for "invariant"; ` +
     `${offlineRequests} fetches of the playground's crate list failed (offline: Run buttons stay hidden); ${failures.length} problems in ${seconds}s`);
 process.exit(failures.length ? 1 : 0);

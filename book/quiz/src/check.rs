@@ -125,6 +125,9 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
     for quiz in &quizzes {
         let exercises: Vec<_> = if quiz.name == COURSE_QUIZ {
             course.exercises.iter().collect()
+        } else if is_primer(&quiz.name) {
+            // A primer's programs use std only.
+            Vec::new()
         } else {
             match course.exercise(&quiz.name) {
                 Some(exercise) => vec![exercise],
@@ -132,7 +135,7 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
                     problems.push(quiz.problem(
                         None,
                         format!(
-                            "no exercise is called `{}`: a quiz is named after its chapter's exercise, or `{COURSE_QUIZ}` for the whole course",
+                            "no exercise is called `{}`: a quiz is named after its chapter's exercise, after its primer (`primer-NAME`, the page book/src/primer-NAME.md), or `{COURSE_QUIZ}` for the whole course",
                             quiz.name
                         ),
                     ));
@@ -178,6 +181,25 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
                         exercise.name()
                     ),
                 });
+            }
+        }
+    }
+
+    // Each primer's quiz is included by its primer's page.
+    if options.chapters {
+        for quiz in quizzes.iter().filter(|quiz| is_primer(&quiz.name)) {
+            let page = format!("{}.md", quiz.name);
+            if !included
+                .get(&canonical(&quiz.path))
+                .is_some_and(|chapters| chapters.contains(&page))
+            {
+                problems.push(quiz.problem(
+                    None,
+                    format!(
+                        "book/src/{page} does not include it: end the primer with `{{{{#quiz ../quizzes/{}.toml}}}}`",
+                        quiz.name
+                    ),
+                ));
             }
         }
     }
@@ -505,6 +527,14 @@ fn inclusions(course: &Course, quizzes: &Path) -> (BTreeMap<PathBuf, Vec<String>
 
 fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Whether a quiz is a primer's: `primer-NAME`, whose programs use std
+/// only.
+fn is_primer(quiz: &str) -> bool {
+    quiz.strip_prefix("primer-").is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+    })
 }
 
 /// The package name in a crate's `Cargo.toml`.

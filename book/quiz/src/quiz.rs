@@ -443,17 +443,31 @@ pub fn lint(quiz: &Quiz) -> Vec<Problem> {
             ),
         ));
     }
-    let about_programs = quiz
-        .questions
-        .iter()
-        .filter(|question| question.program().is_some() || quiz.is_follow_up(question))
-        .count();
-    if about_programs * 2 <= quiz.questions.len() {
+    // Every answer is judged by the compiler: each question is a program
+    // (a Tracing question) or the "why" question of a rejected one.
+    for question in &quiz.questions {
+        if question.program().is_none() && !quiz.is_follow_up(question) {
+            problems.push(quiz.problem(
+                Some(question),
+                "no program backs its answer: a question is a Tracing question, or the \"why\" question right after a program that does not compile, so that the check judges every answer",
+            ));
+        }
+    }
+    // About as many programs compile as do not, so that "it does not
+    // compile" is not a safe guess.
+    let count = |wanted: fn(&Tracing) -> bool| {
+        quiz.questions
+            .iter()
+            .filter(|question| question.tracing().is_some_and(wanted))
+            .count()
+    };
+    let rejected = count(|answer| matches!(answer, Tracing::Rejected { .. }));
+    let compiled = count(|answer| matches!(answer, Tracing::Compiles { .. }));
+    if rejected.abs_diff(compiled) > 1 {
         problems.push(quiz.problem(
             None,
             format!(
-                "only {about_programs} of {} questions are about programs (Tracing questions and their \"why\" questions): they should be most of the quiz",
-                quiz.questions.len()
+                "{compiled} programs compile and {rejected} do not: keep the two within one of each other, so that neither answer is a safe guess"
             ),
         ));
     }
@@ -826,6 +840,40 @@ context = "It prints."
             problems
                 .iter()
                 .any(|p| p.what.contains("does not explain the wrong choice")),
+            "{problems:#?}"
+        );
+    }
+
+    /// A question with no program is refused, and so is a quiz whose
+    /// programs mostly compile or mostly do not.
+    #[test]
+    fn every_answer_is_backed_by_a_program() {
+        let free = format!(
+            "{GOOD}\n[[questions]]\nid = \"t/free\"\ntype = \"MultipleChoice\"\nprompt.prompt = \"Which?\"\nprompt.distractors = [\"b\"]\nanswer.answer = \"a\"\ncontext = \"\"\"\nBecause.\n- Not b.\n\"\"\"\n"
+        );
+        let problems = lint(&quiz(&free));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.question.as_deref() == Some("3 (id t/free)")
+                    && p.what.contains("no program backs its answer")),
+            "{problems:#?}"
+        );
+        let lopsided = GOOD.replace(
+            "answer.doesCompile = true\nanswer.stdout = \"hi\"\n",
+            "answer.doesCompile = false\nanswer.lineNumber = 2\nanswer.annotation = \"//~ ERROR E0425\"\n",
+        );
+        let lopsided = format!(
+            "{lopsided}{}",
+            &GOOD[GOOD.find("[[questions]]").unwrap()
+                ..GOOD.find("[[questions]]\nid = \"t/prints\"").unwrap()]
+                .replace("t/literal", "t/again")
+        );
+        let problems = lint(&quiz(&lopsided));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.what.contains("0 programs compile and 3 do not")),
             "{problems:#?}"
         );
     }

@@ -87,17 +87,19 @@ struct Reader<'a> {
 fn supertraits(inner: &rustdoc_types::Trait) -> (Vec<GenericBound>, rustdoc_types::Generics) {
     let mut bounds = inner.bounds.clone();
     let mut generics = inner.generics.clone();
-    generics.where_predicates.retain(|predicate| match predicate {
-        WherePredicate::BoundPredicate {
-            type_: Type::Generic(subject),
-            bounds: more,
-            generic_params,
-        } if subject == "Self" && generic_params.is_empty() => {
-            bounds.extend(more.iter().cloned());
-            false
-        }
-        _ => true,
-    });
+    generics
+        .where_predicates
+        .retain(|predicate| match predicate {
+            WherePredicate::BoundPredicate {
+                type_: Type::Generic(subject),
+                bounds: more,
+                generic_params,
+            } if subject == "Self" && generic_params.is_empty() => {
+                bounds.extend(more.iter().cloned());
+                false
+            }
+            _ => true,
+        });
     (bounds, generics)
 }
 

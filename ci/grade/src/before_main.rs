@@ -158,7 +158,10 @@ pub fn refused_in_tokens(tokens: proc_macro2::TokenStream) -> Vec<String> {
                             [TokenTree::Ident(word), TokenTree::Group(args), ..]
                                 if word == "unsafe" =>
                             {
-                                args.stream().into_iter().next().map(|tree| tree.to_string())
+                                args.stream()
+                                    .into_iter()
+                                    .next()
+                                    .map(|tree| tree.to_string())
                             }
                             [TokenTree::Ident(word), ..] => Some(word.to_string()),
                             _ => None,
