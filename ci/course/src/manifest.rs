@@ -126,7 +126,11 @@ fn one() -> u32 {
 pub struct Surface {
     /// The public items of the reference solution, such as
     /// `fn OrderedSet::insert` or `impl Clone for OrderedSet`: the
-    /// exercise's API. Written by `cargo xtask surface`, checked by a test.
+    /// exercise's API. Written by `cargo run -p xsafe-grading-proofs --bin
+    /// api`, checked by a test. An item of the API that `allow` also lists
+    /// is optional: the reference has it, the starter does not ask for it
+    /// (send-marker's `impl Sendable for AtomicI16`); every other item is
+    /// required.
     #[serde(default)]
     pub api: Vec<String>,
     /// Further items a solution may add, each an exact line of the
@@ -153,12 +157,13 @@ pub struct AllowedItem {
 }
 
 impl Surface {
-    /// The items of the API that `items` lacks, but for those an allowed
-    /// item it has stands for.
+    /// The required items of the API (those `allow` does not list) that
+    /// `items` lacks, but for those an allowed item it has stands for.
     pub fn missing<'a>(&'a self, items: &std::collections::BTreeSet<String>) -> Vec<&'a String> {
         self.api
             .iter()
             .filter(|line| !items.contains(*line))
+            .filter(|line| self.is_required(line))
             .filter(|line| {
                 !self
                     .allow
@@ -166,6 +171,17 @@ impl Surface {
                     .any(|allowed| items.contains(&allowed.item) && allowed.replaces.contains(line))
             })
             .collect()
+    }
+
+    /// Whether a line of the API is required: the allow-list does not
+    /// list it.
+    pub fn is_required(&self, line: &str) -> bool {
+        !self.allow.iter().any(|allowed| allowed.item == line)
+    }
+
+    /// The API's required lines.
+    pub fn required(&self) -> impl Iterator<Item = &String> {
+        self.api.iter().filter(|line| self.is_required(line))
     }
 
     /// Whether `item` is part of the API or allowed: an exact line of
@@ -478,6 +494,36 @@ mod tests {
             }],
         };
         assert!(!wild.permits("impl Clone for Set<T0>"));
+    }
+
+    /// An item of the API that the allow-list also names is optional: a
+    /// surface without it misses nothing; every other item is required.
+    #[test]
+    fn allowed_items_of_the_api_are_optional() {
+        let surface = Surface {
+            api: vec![
+                "impl Sendable for AtomicBool".to_owned(),
+                "impl Sendable for AtomicI16".to_owned(),
+            ],
+            allow: vec![AllowedItem {
+                item: "impl Sendable for AtomicI16".to_owned(),
+                why: "the starter asks for AtomicBool and AtomicUsize only".to_owned(),
+                replaces: Vec::new(),
+            }],
+        };
+        let only_required: std::collections::BTreeSet<String> =
+            ["impl Sendable for AtomicBool".to_owned()].into();
+        assert!(surface.missing(&only_required).is_empty());
+        let only_optional: std::collections::BTreeSet<String> =
+            ["impl Sendable for AtomicI16".to_owned()].into();
+        assert_eq!(
+            surface.missing(&only_optional),
+            [&"impl Sendable for AtomicBool".to_owned()]
+        );
+        assert_eq!(
+            surface.required().collect::<Vec<_>>(),
+            [&"impl Sendable for AtomicBool".to_owned()]
+        );
     }
 
     /// A file that starts with code has no "proves" comment.

@@ -23,7 +23,7 @@
 //! impl_lock_after { ($:ty => $:ty) }`, `impl Send for Token` (the
 //! compiler's own `Send` and `Sync`, which are part of the contract too).
 
-use crate::canon::Line;
+use crate::canon::{Line, Names};
 use rustdoc_types::{
     Crate, GenericArg, GenericArgs, GenericBound, Id, Impl, Item, ItemEnum, Path, Term, Type,
     Visibility, WherePredicate,
@@ -52,13 +52,13 @@ pub fn parse(json: &[u8]) -> Result<Crate, String> {
 
 /// Every item outside code can reach, as `KIND NAME` lines, sorted.
 pub fn reachable(krate: &Crate) -> BTreeSet<String> {
-    let mut reader = Reader {
-        krate,
-        surface: BTreeSet::new(),
-        named: HashSet::new(),
-        reached: HashSet::new(),
-        queue: VecDeque::new(),
-    };
+    // Which items outside code can name is known only once every module
+    // has been walked, and every line depends on it: walk twice.
+    let nothing = HashSet::new();
+    let mut first = Reader::new(krate, &nothing);
+    first.exported(&krate.root, true);
+    let known = first.named;
+    let mut reader = Reader::new(krate, &known);
     reader.exported(&krate.root, true);
     while let Some(id) = reader.queue.pop_front() {
         reader.expand(&id);
@@ -68,6 +68,11 @@ pub fn reachable(krate: &Crate) -> BTreeSet<String> {
 
 struct Reader<'a> {
     krate: &'a Crate,
+    /// The items outside code can name, once known (the first walk's).
+    known: &'a HashSet<Id>,
+    /// Modules already walked, each once (a module can export itself
+    /// again, `pub use crate::*`, or twice, by two globs).
+    walked: HashSet<(Id, bool)>,
     surface: BTreeSet<String>,
     /// Local items outside code can name (exported).
     named: HashSet<Id>,
@@ -81,8 +86,33 @@ fn is_public(item: &Item) -> bool {
     item.visibility == Visibility::Public
 }
 
-impl Reader<'_> {
-    fn item(&self, id: &Id) -> Option<&Item> {
+impl<'a> Reader<'a> {
+    fn new(krate: &'a Crate, known: &'a HashSet<Id>) -> Reader<'a> {
+        Reader {
+            krate,
+            known,
+            walked: HashSet::new(),
+            surface: BTreeSet::new(),
+            named: HashSet::new(),
+            reached: HashSet::new(),
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// What a line needs to know of the crate.
+    fn names(&self) -> Names<'a> {
+        Names {
+            krate: self.krate,
+            named: self.known,
+        }
+    }
+
+    /// A new line.
+    fn line(&self, text: &str) -> Line<'a> {
+        Line::new(self.names(), text)
+    }
+
+    fn item(&self, id: &Id) -> Option<&'a Item> {
         self.krate.index.get(id)
     }
 
@@ -100,6 +130,9 @@ impl Reader<'_> {
     /// The public items of a module (or of the crate root), under the
     /// names they are exported with.
     fn exported(&mut self, module: &Id, public: bool) {
+        if !self.walked.insert((*module, public)) {
+            return;
+        }
         let Some(ItemEnum::Module(inner)) = self.item(module).map(|item| &item.inner) else {
             return;
         };
@@ -175,30 +208,30 @@ impl Reader<'_> {
             ItemEnum::Union(inner) => self.definition("union", name, &inner.generics),
             ItemEnum::Trait(inner) => self.trait_line(name, inner),
             ItemEnum::TraitAlias(inner) => {
-                let mut line = Line::new(self.krate, &format!("trait {name}"));
+                let mut line = self.line(&format!("trait {name}"));
                 line.declare(&inner.generics);
                 line.push(" =");
                 line.push_bounds(&inner.params);
                 line.finish()
             }
             ItemEnum::Function(function) => {
-                let mut line = Line::new(self.krate, &format!("fn {name}"));
+                let mut line = self.line(&format!("fn {name}"));
                 line.push_signature(function);
                 line.finish()
             }
             ItemEnum::Constant { type_, .. } => {
-                let mut line = Line::new(self.krate, &format!("const {name}: "));
+                let mut line = self.line(&format!("const {name}: "));
                 line.push_type(type_);
                 line.finish()
             }
             ItemEnum::Static(inner) => {
                 let mutable = if inner.is_mutable { "mut " } else { "" };
-                let mut line = Line::new(self.krate, &format!("static {mutable}{name}: "));
+                let mut line = self.line(&format!("static {mutable}{name}: "));
                 line.push_type(&inner.type_);
                 line.finish()
             }
             ItemEnum::TypeAlias(alias) => {
-                let mut line = Line::new(self.krate, &format!("type {name}"));
+                let mut line = self.line(&format!("type {name}"));
                 line.declare(&alias.generics);
                 line.push(" = ");
                 line.push_type(&alias.type_);
@@ -220,8 +253,8 @@ impl Reader<'_> {
 
     /// `struct NAME<T0, ...> where ...`.
     fn definition(&self, kind: &str, name: &str, generics: &rustdoc_types::Generics) -> String {
-        let mut line = Line::new(self.krate, &format!("{kind} {name}"));
-        line.declare(generics);
+        let mut line = self.line(&format!("{kind} {name}"));
+        line.declare_type(generics);
         line.finish()
     }
 
@@ -229,7 +262,7 @@ impl Reader<'_> {
     fn trait_line(&self, name: &str, inner: &rustdoc_types::Trait) -> String {
         let unsafety = if inner.is_unsafe { "unsafe " } else { "" };
         let auto = if inner.is_auto { "auto " } else { "" };
-        let mut line = Line::new(self.krate, &format!("{unsafety}{auto}trait {name}"));
+        let mut line = self.line(&format!("{unsafety}{auto}trait {name}"));
         line.declare(&inner.generics);
         line.push_bounds(&inner.bounds);
         line.finish()
@@ -388,7 +421,10 @@ impl Reader<'_> {
         let Some(item) = self.item(id).cloned() else {
             return;
         };
-        let name = item.name.clone().unwrap_or_default();
+        let own = item.name.clone().unwrap_or_default();
+        // Written by its role when outside code cannot name it.
+        let name = self.names().shown(id, &own);
+        let unnamable = self.names().is_unnamable(id);
         if !self.named.contains(id) {
             // Reached through a signature, though no path names it.
             let line = match &item.inner {
@@ -398,6 +434,20 @@ impl Reader<'_> {
                 ItemEnum::Enum(inner) => self.definition("reachable enum", &name, &inner.generics),
                 ItemEnum::Union(inner) => {
                     self.definition("reachable union", &name, &inner.generics)
+                }
+                // A trait outside code cannot name shows only in what it
+                // adds: its supertraits (bounds every implementor meets)
+                // and its items (below). Its parameters and its impls are
+                // seen only through the traits and bounds that name it,
+                // which cases probe.
+                ItemEnum::Trait(inner) if unnamable => {
+                    if inner.bounds.is_empty() {
+                        String::new()
+                    } else {
+                        let mut line = self.line(&format!("reachable trait {name}"));
+                        line.push_bounds(&inner.bounds);
+                        line.finish()
+                    }
                 }
                 ItemEnum::Trait(inner) => format!("reachable {}", self.trait_line(&name, inner)),
                 _ => String::new(),
@@ -463,7 +513,7 @@ impl Reader<'_> {
                         continue;
                     };
                     let member_name = member.name.clone().unwrap_or_default();
-                    let mut line = Line::new(self.krate, "");
+                    let mut line = self.line("");
                     match &member.inner {
                         ItemEnum::Function(function) => {
                             self.signature(function);
@@ -508,7 +558,9 @@ impl Reader<'_> {
                     }
                     self.surface.insert(line.finish());
                 }
-                self.impls(&inner.implementations.clone(), true);
+                if !unnamable {
+                    self.impls(&inner.implementations.clone(), true);
+                }
             }
             ItemEnum::TraitAlias(inner) => self.bounds(&inner.params.clone()),
             _ => {}
@@ -524,8 +576,8 @@ impl Reader<'_> {
         name: &str,
         variant: &rustdoc_types::Variant,
     ) -> String {
-        let mut line = Line::new(self.krate, &format!("variant {owner}"));
-        line.declare(generics);
+        let mut line = self.line(&format!("variant {owner}"));
+        line.declare_type(generics);
         line.push(&format!("::{name}"));
         let field_type = |id: &Id| match self.item(id).map(|item| &item.inner) {
             Some(ItemEnum::StructField(ty)) => Some(ty.clone()),
@@ -580,8 +632,8 @@ impl Reader<'_> {
             }
             let field_name = item.name.clone().unwrap_or_else(|| index.to_string());
             if let ItemEnum::StructField(ty) = &item.inner {
-                let mut line = Line::new(self.krate, &format!("field {owner}"));
-                line.declare(generics);
+                let mut line = self.line(&format!("field {owner}"));
+                line.declare_type(generics);
                 line.push(&format!("::{field_name}: "));
                 line.push_type(ty);
                 self.surface.insert(line.finish());
@@ -632,7 +684,7 @@ impl Reader<'_> {
                     let line = match &member.inner {
                         ItemEnum::Function(function) => {
                             self.signature(function);
-                            let mut line = Line::new(self.krate, "fn ");
+                            let mut line = self.line("fn ");
                             line.push_self_type(&implementation.for_);
                             line.push(&format!("::{member_name}"));
                             line.keep_bounds(&implementation.generics);
@@ -641,7 +693,7 @@ impl Reader<'_> {
                         }
                         ItemEnum::AssocConst { type_, .. } => {
                             self.types_in(type_);
-                            let mut line = Line::new(self.krate, "const ");
+                            let mut line = self.line("const ");
                             line.push_self_type(&implementation.for_);
                             line.push(&format!("::{member_name}: "));
                             line.keep_bounds(&implementation.generics);
@@ -695,7 +747,7 @@ impl Reader<'_> {
             ""
         };
         let bang = if implementation.is_negative { "!" } else { "" };
-        let mut line = Line::new(self.krate, &format!("{unsafety}impl {bang}"));
+        let mut line = self.line(&format!("{unsafety}impl {bang}"));
         line.push_path(trait_path);
         line.push(" for ");
         line.push_self_type(&implementation.for_);
@@ -707,12 +759,13 @@ impl Reader<'_> {
             };
             let member_name = member.name.clone().unwrap_or_default();
             match &member.inner {
+                // In the impl's own line, so that `type Level = H` names
+                // the impl's parameter, not a new one.
                 ItemEnum::AssocType {
                     type_: Some(ty), ..
                 } => {
-                    let mut part = Line::new(self.krate, "");
-                    part.push_type(ty);
-                    members.push(format!("type {member_name} = {}", part.finish()));
+                    let value = line.type_text(ty);
+                    members.push(format!("type {member_name} = {value}"));
                 }
                 ItemEnum::AssocConst { .. } => members.push(format!("const {member_name}")),
                 _ => {}
@@ -864,35 +917,115 @@ mod tests {
             surface,
             [
                 "field Node<T0>::left: Option<Box<Node<T0>>>",
-                "fn Guts::poke(&'l0 self)",
+                "fn (private trait)::forge() -> u8 provided where Self: Sized",
+                "fn (private type)::poke(&'l0 self)",
                 "fn Marker::extra() provided",
                 "fn Node<T0>::key(&'l0 self) -> &'l0 T0",
                 "fn OrderedSet<T0>::keys_mut(&'l0 mut self) -> &'l0 mut Vec<T0>",
-                "fn Seal::forge() -> u8 provided where Self: Sized",
                 "fn nested()",
                 "impl !Send for OrderedSet<T0>",
                 "impl Default for OrderedSet<T0>",
-                "impl Deref for OrderedSet<u32> { type Target = Guts }",
+                "impl Deref for OrderedSet<u32> { type Target = (private type) }",
                 "impl From<u16> for OrderedSet<u16>",
                 "impl IntoIterator for &'l0 OrderedSet<T0> { type IntoIter = Iter<'l0, T0>; type Item = &'l0 T0 }",
                 "impl Marker for &'static str",
                 "impl Marker for Vec<T0> where T0: Marker",
-                "impl Send for Guts",
+                "impl Send for (private type)",
                 "impl Send for Node<T0> where T0: Send",
                 "impl Send for OrderedSet<u16>",
-                "impl Sync for Guts",
+                "impl Sync for (private type)",
                 "impl Sync for Node<T0> where T0: Sync",
                 "impl Sync for OrderedSet<T0> where T0: Sync",
                 "macro edge { () }",
                 "macro impl_lock_after { () }",
                 "mod set",
-                "reachable struct Guts",
-                "reachable trait Seal",
+                "reachable struct (private type)",
                 "struct Node<T0>",
                 "struct OrderedSet<T0>",
-                "trait Lock: Seal",
+                "trait Lock: (private trait)",
                 "unsafe trait Marker",
             ]
         );
+    }
+
+    /// The surface of one file of Rust.
+    fn surface_of(source: &str) -> Vec<String> {
+        reachable(&json_of(source)).into_iter().collect()
+    }
+
+    /// Two spellings of one contract give one surface: `Self` and the
+    /// type's name; private names (a seal, a sealed bound) and how wide a
+    /// seal's own impl is; implied outlives bounds written out or not;
+    /// `for<'a>` and elided lifetimes in `Fn` sugar; a projection and what
+    /// the crate's impl says it is; inline and `where` bounds; a module
+    /// exported twice over (which must also end).
+    #[test]
+    fn one_contract_spelled_twice_reads_the_same() {
+        let pairs = [
+            (
+                "pub struct Bank; impl Bank { pub fn new() -> Self { Bank } pub const ZERO: Self = Bank; pub fn me(self: Box<Self>) -> Box<Self> { self } }",
+                "pub struct Bank; impl Bank { pub fn new() -> Bank { Bank } pub const ZERO: Bank = Bank; pub fn me(self: Box<Bank>) -> Box<Bank> { self } }",
+            ),
+            (
+                "mod relation { pub trait Ordered<T> {} impl<A, B> Ordered<B> for A where B: super::After<A> {} } pub unsafe trait After<T> {} pub trait Before<T>: relation::Ordered<T> {} impl<A, B> Before<B> for A where B: After<A> {}",
+                "mod seal { pub trait Precedes {} impl<A: ?Sized> Precedes for A {} } pub unsafe trait After<T> {} pub trait Before<T>: seal::Precedes {} impl<A, B> Before<B> for A where B: After<A> {}",
+            ),
+            (
+                "mod state { pub trait Release {} impl Release for super::Open {} } pub struct Open; pub struct Sock<S>(S); impl<S: state::Release> Sock<S> { pub fn close(self) {} }",
+                "mod states { pub trait Open {} impl Open for super::Open {} } pub struct Open; pub struct Sock<S>(S); impl<S> Sock<S> where S: states::Open { pub fn close(self) {} }",
+            ),
+            (
+                "pub struct Iter<'a, T: 'a>(&'a T); impl<'a, T: 'a> Iter<'a, T> { pub fn get<'b>(&'b self, x: &'a T) -> &'a T where T: 'b { x } } pub fn f<'a, T: 'a>(x: &'a T) -> &'a T { x }",
+                "pub struct Iter<'a, T>(&'a T); impl<'a, T> Iter<'a, T> { pub fn get(&self, x: &'a T) -> &'a T { x } } pub fn f<'a, T>(x: &'a T) -> &'a T { x }",
+            ),
+            (
+                "pub struct Token<'a>(&'a ()); pub fn with<F: for<'a, 'b> FnOnce(&'b mut Token<'a>) -> u8>(f: F) {} pub fn boxed(f: Box<dyn for<'x> Fn(&'x u8) -> &'x u8>) {}",
+                "pub struct Token<'a>(&'a ()); pub fn with(f: impl FnOnce(&mut Token<'_>) -> u8) {} pub fn boxed(f: Box<dyn Fn(&u8) -> &u8>) {}",
+            ),
+            (
+                "pub struct Set<K>(Vec<K>); pub struct Iter<'a, K>(std::slice::Iter<'a, K>); impl<'a, K> Iterator for Iter<'a, K> { type Item = &'a K; fn next(&mut self) -> Option<&'a K> { self.0.next() } } impl<K> Set<K> { pub fn first(&self) -> Option<<Iter<'_, K> as Iterator>::Item> { self.0.first() } }",
+                "pub struct Set<K>(Vec<K>); pub struct Iter<'s, T>(std::slice::Iter<'s, T>); impl<'s, T> Iterator for Iter<'s, T> { type Item = &'s T; fn next(&mut self) -> Option<Self::Item> { self.0.next() } } impl<K> Set<K> { pub fn first(&self) -> Option<&K> { self.0.first() } }",
+            ),
+            (
+                "pub fn f<T: Ord + Clone, U>(t: T, u: U) where U: Copy {}",
+                "pub fn f<U: Clone, T>(t: U, u: T) where U: Ord, T: Copy {}",
+            ),
+        ];
+        for (left, right) in pairs {
+            assert_eq!(surface_of(left), surface_of(right), "\n{left}\n{right}");
+        }
+        let looped = surface_of(
+            "pub mod again { pub use crate::*; } pub mod twice { pub use crate::*; pub use crate::again::*; } pub fn f() {}",
+        );
+        assert!(looped.contains(&"fn f()".to_owned()), "{looped:?}");
+    }
+
+    /// Two contracts that differ give two surfaces: an associated type
+    /// that names the other parameter, an outlives bound nothing implies,
+    /// a higher-ranked closure against one tied to the caller's lifetime.
+    #[test]
+    fn two_contracts_read_differently() {
+        let pairs = [
+            (
+                "pub trait Tr { type Level; } pub struct Pair<H, L>(H, L); impl<H, L> Tr for Pair<H, L> { type Level = H; }",
+                "pub trait Tr { type Level; } pub struct Pair<H, L>(H, L); impl<H, L> Tr for Pair<H, L> { type Level = L; }",
+            ),
+            ("pub fn f<T: 'static>(t: T) {}", "pub fn f<T>(t: T) {}"),
+            (
+                "pub struct Token<'a>(&'a ()); pub fn with<'t, F: FnOnce(&mut Token<'t>)>(f: F) {}",
+                "pub struct Token<'a>(&'a ()); pub fn with<F: FnOnce(&mut Token<'_>)>(f: F) {}",
+            ),
+            (
+                "pub struct Bank; impl Bank { pub fn new() -> Self { Bank } }",
+                "pub struct Bank; impl Bank { pub fn new() -> Option<Self> { None } }",
+            ),
+            (
+                "mod seal { pub trait Sealed {} } pub trait Lock: seal::Sealed {}",
+                "pub trait Lock {}",
+            ),
+        ];
+        for (left, right) in pairs {
+            assert_ne!(surface_of(left), surface_of(right), "\n{left}\n{right}");
+        }
     }
 }

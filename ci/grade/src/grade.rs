@@ -603,6 +603,25 @@ fn build(
                 ],
                 time,
             )));
+            // The same expansion as rustdoc's view of the crate: the
+            // surface is graded from rustdoc's JSON (see `doc_view`).
+            steps.push(bootstrapped(cargo_step(
+                confiner,
+                "expand-doc",
+                &project.root,
+                &doc_path,
+                &[
+                    "rustc",
+                    "--lib",
+                    "--package",
+                    crate_package,
+                    "--",
+                    "-Zunpretty=expanded",
+                    "--cfg",
+                    "doc",
+                ],
+                time,
+            )));
         }
         if !plan.surface.is_empty() {
             steps.push(bootstrapped(cargo_step(
@@ -675,6 +694,9 @@ fn build(
         if guarded {
             refuse_reads(plan, &job, &output, &project, confiner)?;
             refuse_before_main(plan, &output)?;
+            if !plan.surface.is_empty() {
+                refuse_doc_view(plan, &output)?;
+            }
         }
         let doc_json = match output.files.get(&doc_file) {
             Some(json) => Ok(json.clone()),
@@ -793,6 +815,42 @@ fn refuse_before_main(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
             plan,
             format!("the grader could not check your crate: {why}"),
             plan.show(&tail(&expand.stderr, 20)),
+        ))),
+    }
+}
+
+/// Fails the exercise when rustdoc, which lists its public items, sees
+/// another crate than the compiler builds (see `doc_view`).
+fn refuse_doc_view(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
+    let plain = output.step("expand");
+    let documented = output.step("expand-doc");
+    if !plain.succeeded() || !documented.succeeded() {
+        let failed = if documented.succeeded() {
+            &plain
+        } else {
+            &documented
+        };
+        return Err(Ended::graded(refused(
+            plan,
+            format!(
+                "the grader could not check your crate: its expansion for rustdoc could not be made{}",
+                failed
+                    .stopped_because()
+                    .map(|why| format!(" ({why})"))
+                    .unwrap_or_default()
+            ),
+            plan.show(&tail(&failed.stderr, 20)),
+        )));
+    }
+    match crate::doc_view::differs(
+        &String::from_utf8_lossy(&plain.stdout),
+        &String::from_utf8_lossy(&documented.stdout),
+    ) {
+        None => Ok(()),
+        Some(why) => Err(Ended::graded(refused(
+            plan,
+            format!("your crate is another crate for rustdoc than for the compiler: {why}"),
+            "The public surface is graded from rustdoc's view of your crate, and rustdoc compiles it with `cfg(doc)` set. An item under `#[cfg(not(doc))]` would be used by every case and every user, yet never graded. Remove `cfg(doc)`, `cfg(not(doc))`, `cfg_attr(doc, ...)` and `cfg!(doc)` from your crate, including from what its macros write.".to_owned(),
         ))),
     }
 }

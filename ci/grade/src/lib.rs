@@ -9,8 +9,9 @@
 //! * the **deciding build**: the crate (its macros replayed), its
 //!   compile-fail cases, the observing program, the expansion and
 //!   rustdoc's JSON; a crate that reads files outside the exercise
-//!   ([`depinfo`]) or holds code that would run without a case
-//!   ([`before_main`]) is refused here;
+//!   ([`depinfo`]), holds code that would run without a case
+//!   ([`before_main`]) or is another crate for rustdoc than for the
+//!   compiler ([`doc_view`]) is refused here;
 //! * **compile-fail** verdicts from the compiler's JSON diagnostics against
 //!   the `//~` annotations ([`compile_fail`]);
 //! * **observe**, then **judge**: each behaviour case's `observe` half runs
@@ -32,6 +33,7 @@ pub mod canon;
 pub mod compile_fail;
 pub mod confine;
 pub mod depinfo;
+pub mod doc_view;
 mod grade;
 pub mod limits;
 pub mod macros;

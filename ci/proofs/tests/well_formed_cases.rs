@@ -124,3 +124,146 @@ fn starter_snapshot_is_current() {
         );
     }
 }
+
+/// The starter and the manifest agree on what is required: every name a
+/// required item of the API mentions (a type, a trait, a function, a
+/// field) appears in the starter's own text, either as code it declares or
+/// in the comments that say what to write. An item whose names the
+/// starter never mentions is one a learner cannot know to write: it must
+/// be optional (listed in `[surface] allow` too). Primitive types, tuples
+/// and arrays count as mentioned when the starter speaks of them at all
+/// ("every integer and float type", "tuples", "arrays").
+#[test]
+fn required_items_are_what_the_starter_asks_for() {
+    let generic = |word: &str| {
+        let rest = word.trim_start_matches(['T', 'C']);
+        word.len() > 1 && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
+    };
+    let keywords = [
+        "impl",
+        "for",
+        "where",
+        "fn",
+        "struct",
+        "enum",
+        "trait",
+        "unsafe",
+        "field",
+        "variant",
+        "mod",
+        "macro",
+        "reachable",
+        "self",
+        "mut",
+        "const",
+        "type",
+        "Self",
+        "provided",
+        "static",
+        "dyn",
+        "as",
+        "ty",
+        "private",
+        "use",
+    ];
+    // What std's prelude and the compiler give every crate: a learner
+    // writes these without being told.
+    let given = [
+        "Send",
+        "Sync",
+        "Sized",
+        "Option",
+        "Result",
+        "Vec",
+        "Box",
+        "String",
+        "Clone",
+        "Copy",
+        "Debug",
+        "PartialEq",
+        "Eq",
+        "Default",
+        "Ord",
+        "PartialOrd",
+        "Hash",
+        "Iterator",
+        "IntoIterator",
+        "Drop",
+        "Deref",
+        "DerefMut",
+        "From",
+        "Into",
+        "FnOnce",
+        "Fn",
+        "FnMut",
+        "Display",
+        "Error",
+        "Item",
+        "IntoIter",
+        "Target",
+        "Output",
+    ];
+    let primitives = [
+        "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+        "i64", "i128", "isize", "f32", "f64",
+    ];
+    let mut problems = Vec::new();
+    for exercise in exercises() {
+        let manifest =
+            Manifest::load(&exercise.starter.join("grading")).unwrap_or_else(|err| panic!("{err}"));
+        let mut text = String::new();
+        for entry in walkdir::WalkDir::new(&exercise.starter)
+            .into_iter()
+            .flatten()
+            .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "rs"))
+            .filter(|entry| {
+                !entry
+                    .path()
+                    .components()
+                    .any(|part| part.as_os_str() == "grading")
+            })
+        {
+            text.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
+        }
+        let mentions = |word: &str| {
+            text.match_indices(word).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + word.len()..].chars().next();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        };
+        for line in manifest.surface.required() {
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|word| !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit()))
+                .filter(|word| !keywords.contains(word) && !given.contains(word) && !generic(word))
+                .filter(|word| {
+                    !(word.starts_with('l') && word[1..].chars().all(|c| c.is_ascii_digit()))
+                })
+                .collect();
+            let mut unmentioned: Vec<&str> = words
+                .into_iter()
+                .filter(|word| {
+                    if primitives.contains(word) {
+                        !(mentions(word) || mentions("integer") || mentions("primitives"))
+                    } else {
+                        !mentions(word)
+                    }
+                })
+                .collect();
+            if line.contains(" for (") && !mentions("tuples") {
+                unmentioned.push("tuples");
+            }
+            if !unmentioned.is_empty() {
+                unmentioned.dedup();
+                problems.push(format!(
+                    "{}: `{line}` is required, but the starter never mentions {}: list it in [surface] allow (optional), or say in the starter that it is expected",
+                    exercise.name,
+                    unmentioned.join(", ")
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -10,16 +10,22 @@
 //! expect at least:
 //!
 //! * the primitives (`bool`, `char`, every integer and float type, `()`),
-//!   `str` and `String`, `std::time::Duration`, and the atomics `AtomicBool`
-//!   and `AtomicUsize`;
+//!   `str` and `String`, `std::time::Duration` and `std::time::Instant`,
+//!   and the atomics `AtomicBool` and `AtomicUsize`;
 //! * `&T` when `T: Sync` (std's rule for shared references), and `&mut T`
 //!   when `T` is `Sendable`;
-//! * structurally, when their elements are `Sendable`: tuples (up to at least
-//!   four elements), arrays `[T; N]`, `Box<T>` (also for an unsized `T`, as
-//!   in `Box<str>`), `Vec<T>`, `Option<T>`, `Result<T, E>`, `PhantomData<T>`,
-//!   `Cell<T>`, `RefCell<T>`, `Mutex<T>`, `Arc<T>` (which also needs
-//!   `T: Sync`), and the channel ends `mpsc::Sender<T>` and
+//! * structurally, when their elements are `Sendable`: tuples of two, three
+//!   and four elements, arrays `[T; N]`, `Box<T>` (also for an unsized `T`,
+//!   as in `Box<str>`), `Vec<T>`, `Option<T>`, `Result<T, E>`,
+//!   `PhantomData<T>`, `Cell<T>`, `RefCell<T>`, `Mutex<T>`, `RwLock<T>`,
+//!   `Arc<T>` (which also needs `T: Sync`), the collections `VecDeque<T>`,
+//!   `HashMap<K, V>`, `HashSet<T>`, `BTreeMap<K, V>` and `BTreeSet<T>`, and
+//!   the channel ends `mpsc::Sender<T>`, `mpsc::SyncSender<T>` and
 //!   `mpsc::Receiver<T>`.
+//!
+//! More impls are welcome (longer tuples, the other atomics, `NonZeroU8`
+//! and the like), each on std's own conditions; the grading cases do not
+//! ask for them.
 //!
 //! And no impl, on any condition, for `Rc<T>` or `rc::Weak<T>`, for a `&T`
 //! whose `T` is not `Sync` (such as `&Cell<u8>`), for the raw pointers
