@@ -272,7 +272,7 @@ fn apply(text: &str, edits: &[Edit]) -> String {
     out
 }
 
-fn span_text<'t>(text: &'t str, span: Span) -> &'t str {
+fn span_text(text: &str, span: Span) -> &str {
     let at = range(text, span);
     text.get(at).unwrap_or("")
 }
@@ -419,6 +419,10 @@ struct Defined {
     detail: String,
 }
 
+/// A struct's lifetime parameters, type parameters, and the outlives
+/// pairs its fields imply (lifetime index, type index).
+type StructShape = (Vec<String>, Vec<String>, Vec<(usize, usize)>);
+
 #[derive(Debug, Default)]
 struct Facts {
     defined: Vec<Defined>,
@@ -426,7 +430,7 @@ struct Facts {
     modules: BTreeSet<String>,
     /// Structs: name → (lifetime params, type params, implied outlives
     /// pairs (lifetime index, type index) from the fields).
-    structs: BTreeMap<String, (Vec<String>, Vec<String>, Vec<(usize, usize)>)>,
+    structs: BTreeMap<String, StructShape>,
     /// The derives of each struct and enum.
     derives: BTreeMap<String, Vec<String>>,
 }
@@ -1377,8 +1381,10 @@ struct FnContext<'a> {
     sig: &'a syn::Signature,
     /// The body's byte range, if it has one.
     body: Option<Range<usize>>,
-    /// Whether it is in an impl.
-    in_impl: bool,
+    /// Whether it is a trait's item or a trait impl's: a where clause
+    /// that names its lifetime makes that lifetime early-bound, which the
+    /// trait's declaration must then be too (E0195).
+    in_trait: bool,
 }
 
 impl<'a> Finder<'a> {
@@ -2458,7 +2464,10 @@ impl<'a> Visit<'a> for Finder<'a> {
         let context = FnContext {
             sig: &function.sig,
             body: Some(range(text, function.block.span())),
-            in_impl: true,
+            in_trait: self
+                .impl_stack
+                .last()
+                .is_some_and(|item| item.trait_.is_some()),
         };
         self.fn_signature(&context);
         syn::visit::visit_impl_item_fn(self, function);
@@ -2470,7 +2479,7 @@ impl<'a> Visit<'a> for Finder<'a> {
         let context = FnContext {
             sig: &function.sig,
             body: Some(range(text, function.block.span())),
-            in_impl: false,
+            in_trait: false,
         };
         self.fn_signature(&context);
         syn::visit::visit_item_fn(self, function);
@@ -2491,7 +2500,7 @@ impl<'a> Visit<'a> for Finder<'a> {
                 .default
                 .as_ref()
                 .map(|block| range(text, block.span())),
-            in_impl: false,
+            in_trait: true,
         };
         self.fn_signature(&context);
         syn::visit::visit_trait_item_fn(self, function);
@@ -2529,7 +2538,6 @@ impl<'a> Finder<'a> {
     fn fn_signature(&mut self, context: &FnContext<'a>) {
         let text = self.text();
         let sig = context.sig;
-        let _ = context.in_impl;
         self.fn_lifetimes(context);
         self.bounds_and_where(
             &sig.generics,
@@ -2537,7 +2545,9 @@ impl<'a> Finder<'a> {
             sig.ident.span().start().line,
             &format!("fn {}", sig.ident),
         );
-        self.fn_implied(sig);
+        if !context.in_trait {
+            self.fn_implied(sig);
+        }
     }
 }
 
@@ -2774,10 +2784,10 @@ fn drop_optional(sources: &[Source], facts: &Facts, surface: &SurfaceSpec, out: 
                 let Some((_, path, _)) = &item.trait_ else {
                     continue;
                 };
-                if !path
+                if path
                     .segments
                     .last()
-                    .is_some_and(|last| last.ident == trait_name)
+                    .is_none_or(|last| last.ident != trait_name)
                 {
                     continue;
                 }
