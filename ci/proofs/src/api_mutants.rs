@@ -194,7 +194,7 @@ impl Facts {
     }
 }
 
-fn collect_items<'a>(items: &'a [syn::Item], into: &mut Vec<&'a syn::Item>) {
+pub(crate) fn collect_items<'a>(items: &'a [syn::Item], into: &mut Vec<&'a syn::Item>) {
     for item in items {
         into.push(item);
         if let syn::Item::Mod(module) = item
@@ -207,7 +207,7 @@ fn collect_items<'a>(items: &'a [syn::Item], into: &mut Vec<&'a syn::Item>) {
 
 /// The byte offset of a line and column (`proc-macro2`: 1-based lines,
 /// 0-based columns in characters).
-fn offset(text: &str, at: LineColumn) -> usize {
+pub(crate) fn offset(text: &str, at: LineColumn) -> usize {
     let mut line_start = 0;
     for _ in 1..at.line {
         match text[line_start..].find('\n') {
@@ -221,7 +221,7 @@ fn offset(text: &str, at: LineColumn) -> usize {
         .map_or(text.len(), |(index, _)| line_start + index)
 }
 
-fn range(text: &str, span: Span) -> std::ops::Range<usize> {
+pub(crate) fn range(text: &str, span: Span) -> std::ops::Range<usize> {
     offset(text, span.start())..offset(text, span.end())
 }
 
@@ -545,7 +545,7 @@ impl<'a> Visit<'a> for Finder<'a> {
     }
 }
 
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if text.chars().count() > 60 {
         format!("{}...", text.chars().take(57).collect::<String>())

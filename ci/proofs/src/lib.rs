@@ -8,6 +8,7 @@
 
 pub mod api_mutants;
 pub mod corpus;
+pub mod equivalents;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -131,6 +132,10 @@ pub enum Submission<'a> {
     /// The reference solution with one file's text replaced (a mutant):
     /// the file, relative to the crate, a name for the sandbox, the text.
     Replaced(&'a Path, &'a str, &'a str),
+    /// The reference solution with several files' texts replaced (an
+    /// equivalent rewrite): a name for the sandbox, and each file,
+    /// relative to the crate, with its text.
+    Rewritten(&'a str, &'a [(PathBuf, String)]),
 }
 
 impl Submission<'_> {
@@ -141,6 +146,7 @@ impl Submission<'_> {
             Submission::Solution => "solution".to_owned(),
             Submission::Variant(overlay) => format!("variant-{}", overlay.name),
             Submission::Replaced(_, name, _) => format!("mutant-{name}"),
+            Submission::Rewritten(name, _) => format!("rewrite-{name}"),
         }
     }
 }
@@ -158,13 +164,17 @@ pub fn grade_submission(
         exercise_dir: &exercise.starter,
         learner_dir: match submission {
             Submission::Starter => None,
-            Submission::Solution | Submission::Variant(_) | Submission::Replaced(..) => {
-                Some(&exercise.solution)
-            }
+            Submission::Solution
+            | Submission::Variant(_)
+            | Submission::Replaced(..)
+            | Submission::Rewritten(..) => Some(&exercise.solution),
         },
         overlay: match submission {
             Submission::Variant(overlay) => Some(overlay),
-            Submission::Starter | Submission::Solution | Submission::Replaced(..) => None,
+            Submission::Starter
+            | Submission::Solution
+            | Submission::Replaced(..)
+            | Submission::Rewritten(..) => None,
         },
         lockfile: Some(&root.join("Cargo.lock")),
     };
@@ -185,6 +195,12 @@ pub fn grade_submission(
     if let Submission::Replaced(file, _, text) = submission {
         let path = sandbox.dir.join(file);
         std::fs::write(&path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    }
+    if let Submission::Rewritten(_, files) = submission {
+        for (file, text) in files {
+            let path = sandbox.dir.join(file);
+            std::fs::write(&path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        }
     }
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
