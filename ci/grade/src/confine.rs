@@ -727,6 +727,10 @@ impl Confiner {
         push(&[&"--dev", &"/dev", &"--proc", &"/proc"]);
         let tmp_bytes = view.tmp_bytes.to_string();
         push(&[&"--size", &tmp_bytes, &"--tmpfs", &"/tmp"]);
+        // bubblewrap's `/dev` brings a `/dev/shm` of its own, unsized:
+        // sized like `/tmp` (what a memory file holds counts against the
+        // run's cgroup, where there is one).
+        push(&[&"--size", &tmp_bytes, &"--tmpfs", &"/dev/shm"]);
         for system in SYSTEM {
             push(&[&"--ro-bind-try", &system, &system]);
         }
