@@ -69,6 +69,11 @@ pub fn observe_main(cases: &[(&str, ObserveFn)]) -> ! {
     unsafe {
         libc::atexit(exit_guard);
     }
+    // The request's text is not left where the code under test could
+    // read it back, and from here on no other program can end the case.
+    input.clear();
+    input.shrink_to_fit();
+    crate::seal::seal();
     CASE_RUNNING.store(true, Ordering::SeqCst);
     let observation = panic::catch_unwind(AssertUnwindSafe(|| observe(seed)));
     CASE_RUNNING.store(false, Ordering::SeqCst);

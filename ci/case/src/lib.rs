@@ -34,6 +34,7 @@
 
 pub mod harness;
 pub mod protocol;
+pub mod seal;
 
 pub use fastrand::Rng;
 
