@@ -495,6 +495,79 @@ fn rejected(index: usize, module: Option<&'static str>, name: &str) -> Rejected 
     Rejected { module, text, tag }
 }
 
+/// The shapes a field's type can take in Rust's grammar beyond a plain
+/// path, each with a poisoned field (an `Rc` of the item's tag) that the
+/// derive must refuse, and the same shape holding a `Sendable` type that it
+/// must accept (the second list): a type from a `macro_rules!` `$t:ty` (a
+/// group, to `syn`), a parenthesised type, a qualified path (`<T as
+/// Tr>::X`), a macro in type position, `Self`, and the type's own name.
+const GRAMMAR: &[(&str, &str, &str)] = &[
+    (
+        "a type from a macro's `$t:ty` (a group of tokens)",
+        "macro_rules! {lower}_struct {\n    ($name:ident, $t:ty) => {\n        #[derive(Sendable)]\n        pub struct $name {\n            pub id: u32,\n            pub field: $t,\n        }\n    };\n}\n{lower}_struct!({name}, std::rc::Rc<{tag}>);\n",
+        "{lower}_struct!({name}Good, Box<{tag}>);\n",
+    ),
+    (
+        "a parenthesised type",
+        "#[derive(Sendable)]\n#[allow(unused_parens)]\npub struct {name} {\n    pub id: u32,\n    pub field: (std::rc::Rc<{tag}>),\n}\n",
+        "#[derive(Sendable)]\n#[allow(unused_parens)]\npub struct {name}Good {\n    pub id: u32,\n    pub field: (Box<{tag}>),\n}\n",
+    ),
+    (
+        "a qualified path to an associated type",
+        "pub trait {name}Holds {\n    type Inner;\n}\npub struct {name}Holder;\nimpl {name}Holds for {name}Holder {\n    type Inner = std::rc::Rc<{tag}>;\n}\n#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub field: <{name}Holder as {name}Holds>::Inner,\n}\n",
+        "pub struct {name}GoodHolder;\nimpl {name}Holds for {name}GoodHolder {\n    type Inner = Box<{tag}>;\n}\n#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub field: <{name}GoodHolder as {name}Holds>::Inner,\n}\n",
+    ),
+    (
+        "a macro in type position",
+        "macro_rules! {lower}_shared {\n    ($t:ty) => {\n        std::rc::Rc<$t>\n    };\n}\n#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub field: {lower}_shared!({tag}),\n}\n",
+        "macro_rules! {lower}_owned {\n    ($t:ty) => {\n        Box<$t>\n    };\n}\n#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub field: {lower}_owned!({tag}),\n}\n",
+    ),
+    (
+        "`Self` (a list that links to itself)",
+        "#[derive(Sendable)]\npub struct {name} {\n    pub value: {tag},\n    pub next: Option<std::rc::Rc<(Self, {tag})>>,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good {\n    pub value: {tag},\n    pub next: Option<Box<Self>>,\n}\n",
+    ),
+    (
+        "the type's own name, in an enum",
+        "#[derive(Sendable)]\npub enum {name} {\n    Leaf({tag}),\n    Shared(std::rc::Rc<({name}, {tag})>),\n}\n",
+        "#[derive(Sendable)]\npub enum {name}Good {\n    Leaf({tag}),\n    Owned(Box<{name}Good>),\n}\n",
+    ),
+];
+
+/// The `GRAMMAR` items, numbered from `first`: each rejected one, and the
+/// accepted counterparts together (which must compile without an error).
+fn grammar(first: usize) -> (Vec<Rejected>, String) {
+    let mut rejected = Vec::new();
+    let mut accepted = String::new();
+    for (offset, (what, bad, good)) in GRAMMAR.iter().enumerate() {
+        let index = first + offset;
+        let tag = format!("Tag{:02}", index + 1);
+        let name = format!("R{:02}", index + 1);
+        let lower = name.to_lowercase();
+        let fill = |template: &str| {
+            template
+                .replace("{name}", &name)
+                .replace("{lower}", &lower)
+                .replace("{tag}", &tag)
+        };
+        let mut text =
+            format!("// {name}: a struct whose field's type is {what}, holding an `Rc`.\n");
+        text.push_str(&fill(bad));
+        let _ = writeln!(text, "//~? ERROR E0277 \"{tag}\"");
+        let _ = writeln!(
+            accepted,
+            "\n// {name}Good: the same shape, {what}, holding a `Box`."
+        );
+        accepted.push_str(&fill(good));
+        rejected.push(Rejected {
+            module: None,
+            text,
+            tag,
+        });
+    }
+    (rejected, accepted)
+}
+
 /// The compile-fail case.
 fn rejects() -> String {
     let mut items: Vec<Rejected> = (0..52)
@@ -517,6 +590,7 @@ fn rejects() -> String {
             next += 1;
         }
     }
+    let (grammar_items, grammar_accepted) = grammar(next);
     let mut out = String::from(
         "//! Proves enforcement: `#[derive(Sendable)]` refuses every type of a\n\
          //! corpus that has one field that is not `Sendable`: a raw pointer, an\n\
@@ -553,7 +627,12 @@ fn rejects() -> String {
          }\n\n\
          tags!(\n",
     );
-    for chunk in items.chunks(8) {
+    for chunk in items
+        .iter()
+        .chain(&grammar_items)
+        .collect::<Vec<_>>()
+        .chunks(8)
+    {
         let tags: Vec<&str> = chunk.iter().map(|item| item.tag.as_str()).collect();
         let _ = writeln!(out, "    {}", tags.join(" "));
     }
@@ -567,6 +646,16 @@ fn rejects() -> String {
         out.push('\n');
         out.push_str(&item.text);
     }
+    out.push_str(
+        "\n// The shapes of a field's type beyond a plain path: each rejected\n\
+         // type holds an `Rc`; its `Good` twin, of the same shape, holds a `Box`\n\
+         // and must be accepted (an error there fails the case too).\n",
+    );
+    for item in &grammar_items {
+        out.push('\n');
+        out.push_str(&item.text);
+    }
+    out.push_str(&grammar_accepted);
     for (module, about) in SPECIAL_MODULES {
         out.push('\n');
         if !about.is_empty() {

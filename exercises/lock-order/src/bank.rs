@@ -54,7 +54,9 @@ pub struct Counters {
     pub transfers: u64,
     /// Transfers refused.
     pub rejected: u64,
-    /// The sum of the amounts of the transfers made.
+    /// The sum of the amounts of the transfers made, stopping at
+    /// `u64::MAX` (money can move back and forth forever, so the sum can
+    /// pass what any account holds; a transfer never panics for it).
     pub moved: u64,
 }
 

@@ -68,9 +68,14 @@ impl std::error::Error for PortError {}
 impl FromStr for Port {
     type Err = PortError;
 
-    /// Parses a decimal port number, such as `"8080"`.
+    /// Parses a decimal port number, such as `"8080"`: decimal digits
+    /// only (leading zeros are fine). Any other character, a sign
+    /// (`"+80"`) or a space included, is [`PortError::InvalidDigit`],
+    /// checked before the number's size: `"70000x"` is not a number.
     fn from_str(text: &str) -> Result<Self, PortError> {
         // TODO(enforcement): parse, and say why when the text is not a port.
+        // (`u16`'s own parser takes a leading `+`: check the characters
+        // first.)
         let _ = text;
         todo!("Port::from_str")
     }

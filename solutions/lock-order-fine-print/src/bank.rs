@@ -57,7 +57,19 @@ pub struct Bank {
 
 impl Bank {
     /// A bank with one account per balance, numbered from 0.
+    ///
+    /// # Panics
+    ///
+    /// If the balances add up to more than `u64::MAX`: no transfer could
+    /// then credit an account without overflowing it.
     pub fn new(balances: Vec<u64>) -> Bank {
+        assert!(
+            balances
+                .iter()
+                .try_fold(0u64, |total, balance| total.checked_add(*balance))
+                .is_some(),
+            "a bank's balances must add up to at most u64::MAX"
+        );
         Bank {
             accounts: balances.into_iter().map(OrderedMutex::new).collect(),
             history: OrderedRwLock::new(Vec::new()),

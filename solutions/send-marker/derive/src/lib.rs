@@ -34,6 +34,7 @@
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
+use syn::visit_mut::{self, VisitMut};
 use syn::{Data, DeriveInput, Type, parse_macro_input, parse_quote};
 
 /// Implements `send_marker::Sendable` for a struct or an enum whose fields
@@ -56,7 +57,13 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     }
     let (impl_generics, type_generics, where_clause) = generics.split_for_impl();
     let name = &input.ident;
+    // `check_fields` is a free function, where `Self` means nothing: a
+    // field that names it (`next: Option<Box<Self>>`) is checked as the
+    // type itself.
+    let itself: Type = parse_quote!(#name #type_generics);
     let checks = field_types.iter().map(|ty| {
+        let mut ty = (*ty).clone();
+        SelfIs(&itself).visit_type_mut(&mut ty);
         quote! {
             let () = <#ty as ::send_marker::__derive::FieldIsSendable>::CHECKED;
         }
@@ -76,6 +83,22 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
             }
         };
     })
+}
+
+/// Replaces `Self` in a type by the type it stands for.
+struct SelfIs<'a>(&'a Type);
+
+impl VisitMut for SelfIs<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty
+            && path.qself.is_none()
+            && path.path.is_ident("Self")
+        {
+            *ty = self.0.clone();
+            return;
+        }
+        visit_mut::visit_type_mut(self, ty);
+    }
 }
 
 /// The type of every field, of every variant for an enum.

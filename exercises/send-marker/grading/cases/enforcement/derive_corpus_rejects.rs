@@ -52,7 +52,8 @@ tags!(
     Tag33 Tag34 Tag35 Tag36 Tag37 Tag38 Tag39 Tag40
     Tag41 Tag42 Tag43 Tag44 Tag45 Tag46 Tag47 Tag48
     Tag49 Tag50 Tag51 Tag52 Tag53 Tag54 Tag55 Tag56
-    Tag57 Tag58 Tag59 Tag60 Tag61
+    Tag57 Tag58 Tag59 Tag60 Tag61 Tag62 Tag63 Tag64
+    Tag65 Tag66 Tag67
 );
 
 // A field under `#[sendable(skip)]` is an error of its own (the derive
@@ -776,6 +777,124 @@ pub enum R52 {
     Done,
 }
 //~? ERROR E0277 "Tag52"
+
+// The shapes of a field's type beyond a plain path: each rejected
+// type holds an `Rc`; its `Good` twin, of the same shape, holds a `Box`
+// and must be accepted (an error there fails the case too).
+
+// R62: a struct whose field's type is a type from a macro's `$t:ty` (a group of tokens), holding an `Rc`.
+macro_rules! r62_struct {
+    ($name:ident, $t:ty) => {
+        #[derive(Sendable)]
+        pub struct $name {
+            pub id: u32,
+            pub field: $t,
+        }
+    };
+}
+r62_struct!(R62, std::rc::Rc<Tag62>);
+//~? ERROR E0277 "Tag62"
+
+// R63: a struct whose field's type is a parenthesised type, holding an `Rc`.
+#[derive(Sendable)]
+#[allow(unused_parens)]
+pub struct R63 {
+    pub id: u32,
+    pub field: (std::rc::Rc<Tag63>),
+}
+//~? ERROR E0277 "Tag63"
+
+// R64: a struct whose field's type is a qualified path to an associated type, holding an `Rc`.
+pub trait R64Holds {
+    type Inner;
+}
+pub struct R64Holder;
+impl R64Holds for R64Holder {
+    type Inner = std::rc::Rc<Tag64>;
+}
+#[derive(Sendable)]
+pub struct R64 {
+    pub id: u32,
+    pub field: <R64Holder as R64Holds>::Inner,
+}
+//~? ERROR E0277 "Tag64"
+
+// R65: a struct whose field's type is a macro in type position, holding an `Rc`.
+macro_rules! r65_shared {
+    ($t:ty) => {
+        std::rc::Rc<$t>
+    };
+}
+#[derive(Sendable)]
+pub struct R65 {
+    pub id: u32,
+    pub field: r65_shared!(Tag65),
+}
+//~? ERROR E0277 "Tag65"
+
+// R66: a struct whose field's type is `Self` (a list that links to itself), holding an `Rc`.
+#[derive(Sendable)]
+pub struct R66 {
+    pub value: Tag66,
+    pub next: Option<std::rc::Rc<(Self, Tag66)>>,
+}
+//~? ERROR E0277 "Tag66"
+
+// R67: a struct whose field's type is the type's own name, in an enum, holding an `Rc`.
+#[derive(Sendable)]
+pub enum R67 {
+    Leaf(Tag67),
+    Shared(std::rc::Rc<(R67, Tag67)>),
+}
+//~? ERROR E0277 "Tag67"
+
+// R62Good: the same shape, a type from a macro's `$t:ty` (a group of tokens), holding a `Box`.
+r62_struct!(R62Good, Box<Tag62>);
+
+// R63Good: the same shape, a parenthesised type, holding a `Box`.
+#[derive(Sendable)]
+#[allow(unused_parens)]
+pub struct R63Good {
+    pub id: u32,
+    pub field: (Box<Tag63>),
+}
+
+// R64Good: the same shape, a qualified path to an associated type, holding a `Box`.
+pub struct R64GoodHolder;
+impl R64Holds for R64GoodHolder {
+    type Inner = Box<Tag64>;
+}
+#[derive(Sendable)]
+pub struct R64Good {
+    pub id: u32,
+    pub field: <R64GoodHolder as R64Holds>::Inner,
+}
+
+// R65Good: the same shape, a macro in type position, holding a `Box`.
+macro_rules! r65_owned {
+    ($t:ty) => {
+        Box<$t>
+    };
+}
+#[derive(Sendable)]
+pub struct R65Good {
+    pub id: u32,
+    pub field: r65_owned!(Tag65),
+}
+
+// R66Good: the same shape, `Self` (a list that links to itself), holding a `Box`.
+#[derive(Sendable)]
+pub struct R66Good {
+    pub value: Tag66,
+    pub next: Option<Box<Self>>,
+}
+
+// R67Good: the same shape, the type's own name, in an enum, holding a `Box`.
+#[derive(Sendable)]
+pub enum R67Good {
+    Leaf(Tag67),
+    Owned(Box<R67Good>),
+}
 
 /// A trait of this module's own is named `Sendable`, and every type has it: a derive that names the trait without its crate's path implements, or checks, this one.
 mod shadow_trait {

@@ -1,0 +1,68 @@
+//! Proves consumption: the bank is right at the numeric edges, in release
+//! builds too. `Bank::new` refuses balances that add up to more than
+//! `u64::MAX` (no transfer could then credit an account safely), whatever
+//! the build's debug assertions; a bank that holds `u64::MAX` in all moves
+//! it there and back, and the counters' sum stops at `u64::MAX` instead of
+//! overflowing: a transfer never panics halfway, with its balances moved
+//! and its ledger written but its counters not.
+use crate::support::AuditView;
+use serde::{Deserialize, Serialize};
+use xsafe_case::Seed;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Seen {
+    /// Whether `Bank::new` panicked for balances adding up past the limit.
+    refused_overflowing: bool,
+    /// Whether the two transfers of the whole total ran without a panic,
+    /// and the audit after them.
+    moved_back_and_forth: Option<AuditView>,
+}
+
+fn small(seed: Seed) -> u64 {
+    seed.rng().u64(1..1_000)
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use crate::support::view;
+    use lock_order::LockToken;
+    use lock_order::bank::{Bank, Transfer};
+
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let refused_overflowing =
+        std::panic::catch_unwind(|| drop(Bank::new(vec![u64::MAX - small(seed) + 1, small(seed)])))
+            .is_err();
+    let moved_back_and_forth = std::panic::catch_unwind(|| {
+        let bank = Bank::new(vec![u64::MAX, 0]);
+        let mut token = LockToken::new();
+        let there = bank.transfer(&mut token, Transfer { from: 0, to: 1, amount: u64::MAX });
+        let back = bank.transfer(&mut token, Transfer { from: 1, to: 0, amount: u64::MAX });
+        (there.is_ok() && back.is_ok()).then(|| view(bank.audit(&mut token)))
+    })
+    .ok()
+    .flatten();
+    std::panic::set_hook(quiet);
+    Seen {
+        refused_overflowing,
+        moved_back_and_forth,
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    assert!(
+        seen.refused_overflowing,
+        "Bank::new accepted balances adding up to more than u64::MAX: it must refuse them (panic) in every build, not only when debug assertions are on"
+    );
+    let _ = small(seed);
+    let audit = seen.moved_back_and_forth.expect(
+        "moving u64::MAX from account 0 to account 1 and back panicked or was refused: both transfers are valid, and the counters' sum must stop at u64::MAX rather than overflow",
+    );
+    assert_eq!(audit.balances, [u64::MAX, 0], "after moving everything there and back");
+    assert_eq!(audit.ledger, [(0, 1, u64::MAX), (1, 0, u64::MAX)], "both transfers are in the ledger");
+    assert_eq!(
+        audit.counters,
+        (2, 0, u64::MAX),
+        "(transfers, rejected, moved): the sum moved stops at u64::MAX"
+    );
+}
