@@ -2,7 +2,7 @@
 //! an exercise's reference solution, each graded as a submission.
 //!
 //! ```text
-//! cargo run -p xsafe-grading-proofs --bin equivalents -- [EXERCISE...] [--sample N] [--list] [--write] [--toolchain NAME]
+//! cargo run -p xsafe-grading-proofs --bin equivalents -- [EXERCISE...] [--sample N] [--only TEXT] [--list] [--write] [--toolchain NAME]
 //! ```
 //!
 //! Every viable rewrite must score full marks; the exit status is 1 when
@@ -12,7 +12,9 @@
 //! counts in the exercise's `grading/ROUTES.md`; `--sample N` grades only
 //! N of each exercise's rewrites (evenly spread); `--list` only lists
 //! them (`--dump DIR` also writes each one's files under
-//! `DIR/EXERCISE/NUMBER/`, to read or diff). Progress goes to stderr.
+//! `DIR/EXERCISE/NUMBER/`, to read or diff); `--only TEXT` keeps the
+//! rewrites whose name holds `TEXT` (to re-grade one after a fix; not with
+//! `--write`). Progress goes to stderr.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -35,13 +37,19 @@ fn main() -> ExitCode {
         .unwrap_or(0);
     let toolchain: Option<String> = value("--toolchain").cloned();
     let dump = value("--dump");
+    let only = value("--only");
+    if only.is_some() && write {
+        eprintln!("error: --only grades part of a pass: it cannot --write the pass's counts");
+        return ExitCode::from(2);
+    }
     let wanted: Vec<&String> = args
         .iter()
         .enumerate()
         .filter(|(at, arg)| {
             !arg.starts_with("--")
                 && (*at == 0
-                    || !["--sample", "--toolchain", "--dump"].contains(&args[at - 1].as_str()))
+                    || !["--sample", "--toolchain", "--dump", "--only"]
+                        .contains(&args[at - 1].as_str()))
         })
         .map(|(_, arg)| arg)
         .collect();
@@ -53,7 +61,13 @@ fn main() -> ExitCode {
             continue;
         }
         let rewrites = match of_exercise(&exercise.starter, &exercise.solution) {
-            Ok(rewrites) => sample(rewrites, count),
+            Ok(rewrites) => sample(
+                rewrites
+                    .into_iter()
+                    .filter(|rewrite| only.is_none_or(|only| rewrite.name.contains(only.as_str())))
+                    .collect(),
+                count,
+            ),
             Err(err) => {
                 eprintln!("error: {err}");
                 return ExitCode::from(2);
