@@ -1,6 +1,8 @@
 //! Proves consumption: `join_group` takes a `MulticastAddr`, so it has
 //! nothing to refuse; `groups()` lists the groups joined, in order, and
-//! joining the same group twice is joining it once; joining sends nothing.
+//! joining the same group twice is joining it once, however many groups it
+//! holds (a second socket joins 150, then three of them again: a list that
+//! stops at 64, or forgets joins far apart, is seen); joining sends nothing.
 use crate::support::Draw;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -9,7 +11,18 @@ use xsafe_case::Seed;
 pub struct Seen {
     /// `groups()` before any join, then after each join.
     groups: Vec<Vec<String>>,
+    /// `groups()` of the second socket after its 150 joins and 3 repeats.
+    many: Vec<String>,
     sent: usize,
+}
+
+/// The second socket's 150 groups, in the order it joins them.
+fn many_groups(seed: Seed) -> Vec<String> {
+    Draw::new(seed, 3)
+        .groups(150)
+        .into_iter()
+        .map(|group| group.to_string())
+        .collect()
 }
 
 /// The groups joined, in order: a drawn group, `ff02::1`, another drawn
@@ -49,8 +62,15 @@ pub fn observe(seed: Seed) -> Seen {
         socket.join_group(joined);
         groups.push(list(&socket));
     }
+    let other = Draw::new(seed, 4).endpoints(1).remove(0);
+    let mut second = net.socket().bind(endpoint(&other));
+    let many = many_groups(seed);
+    for joined in many.iter().chain([&many[0], &many[70], &many[149]]) {
+        second.join_group(group(joined.parse().expect("a drawn group")));
+    }
     Seen {
         groups,
+        many: list(&second),
         sent: net.sent().len(),
     }
 }
@@ -66,6 +86,11 @@ pub fn judge(seed: Seed, seen: Seen) {
         seen.groups, expected,
         "groups() must list each group joined once, in the order joined (joining {} twice is joining it once)",
         joins[0]
+    );
+    assert_eq!(
+        seen.many,
+        many_groups(seed),
+        "a socket that joins 150 groups, then three of them again, must list the 150, once each, in the order joined"
     );
     assert_eq!(seen.sent, 0, "joining a group sends nothing");
 }

@@ -1,7 +1,8 @@
 //! Proves consumption: a bound socket sends to any endpoint with no check
 //! left to fail: `send_to` returns the number of bytes, and the network
 //! carries each datagram, in order, from the socket's endpoint to the one
-//! given; binding records the endpoint as bound.
+//! given, every one of them (150 here: a network that keeps only the
+//! latest few loses some); binding records the endpoint as bound.
 use crate::support::{DatagramSeen, Draw, EndpointSeen};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -14,11 +15,11 @@ pub struct Seen {
     sent: Vec<DatagramSeen>,
 }
 
-/// The local endpoint, then each destination with its payload (the last one
-/// empty).
+/// The local endpoint, then 150 destinations, each with its payload (the
+/// third one empty).
 fn inputs(seed: Seed) -> (EndpointSeen, Vec<(EndpointSeen, Vec<u8>)>) {
     let mut draw = Draw::new(seed, 1);
-    let mut endpoints = draw.endpoints(4);
+    let mut endpoints = draw.endpoints(151);
     let local = endpoints.remove(0);
     let mut sends = Vec::new();
     for (index, to) in endpoints.into_iter().enumerate() {
