@@ -132,6 +132,9 @@ fn variants_score_as_declared() {
                 }
                 listed.sort();
                 listed.dedup();
+                // Cases that catch the variant only in some runs count
+                // either way (see `Overlay::may_fail`).
+                failing.retain(|case| listed.contains(case) || !variant.may_fail.contains(case));
                 if failing != listed {
                     problems.push(format!(
                         "variant `{}` of {} ({}) must fail exactly the cases it lists (in any order), with {}:\n  listed:  {listed:?}\n  failing: {failing:?}\n{}",

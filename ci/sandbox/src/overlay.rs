@@ -30,6 +30,14 @@ pub struct Overlay {
     /// observation can see): where the machine has no Miri, they pass.
     #[serde(default)]
     pub fails_under_miri: Vec<String>,
+    /// Cases that catch this variant only in some runs: a case that runs
+    /// threads and looks at the bank while they run sees a lock released
+    /// too early only when an interleaving falls in the gap. They may pass
+    /// or fail; the cases in `fails` must fail every time. (A case that
+    /// decides a *correct* solution by timing is a defect; one that catches
+    /// a wrong one by chance is extra, never the only catch.)
+    #[serde(default)]
+    pub may_fail: Vec<String>,
     /// The edits that turn the solution into this variant.
     #[serde(rename = "edit")]
     pub edits: Vec<Edit>,
@@ -167,6 +175,7 @@ mod tests {
 
     fn overlay(find: &str, count: usize) -> Overlay {
         Overlay {
+            may_fail: Vec::new(),
             name: "test".into(),
             about: String::new(),
             fails: Vec::new(),

@@ -170,7 +170,12 @@ fn check_exercise(
             ));
         }
         for variant in variants {
-            for case in variant.fails.iter().chain(&variant.fails_under_miri) {
+            for case in variant
+                .fails
+                .iter()
+                .chain(&variant.fails_under_miri)
+                .chain(&variant.may_fail)
+            {
                 if !manifest.cases.iter().any(|known| known.name() == *case) {
                     problems.push(format!(
                         "solutions/{name}/variants.toml: variant `{}` names `{case}`, which is not a case of the manifest",
