@@ -21,6 +21,16 @@ step() { printf '%s%12s%s %s\n' "$bold" "$1" "$reset" "$2"; }
 warn() { printf '%s%12s%s %s\n' "$yellow" "warning" "$reset" "$1"; }
 trap 'status=$?; [ $status -eq 0 ] || printf "%s%12s%s ci/test.sh failed (exit %d) after %ds\n" "$red" "error" "$reset" "$status" "$(( $(date +%s) - started ))"' EXIT
 
+# A clean clone builds everything once: incremental caches would only fill
+# the disk (they doubled target/ on a warm machine). Say how much room there
+# is, since a full disk makes rustc and the linker fail in odd ways.
+export CARGO_INCREMENTAL=0
+free_kib=$(df -Pk . | awk 'NR==2 {print $4}')
+if [ -n "$free_kib" ]; then
+    step Disk "$(( free_kib / 1048576 )) GiB free here (a run needs about 8)"
+    [ "$free_kib" -ge $(( 8 * 1048576 )) ] || warn "less than 8 GiB free: builds may fail with 'No space left on device'"
+fi
+
 # The grader isolates submissions' code with bubblewrap when it can; the
 # grader's tests check that isolation, so install it where the machine lets
 # us (Debian/Ubuntu as root, as in CI).
