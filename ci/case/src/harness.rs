@@ -36,18 +36,23 @@ extern "C" fn exit_guard() {
 }
 
 /// The observing program: reads an [`ObserveRequest`] (its case and seed)
-/// from standard input, runs that case's `observe` and prints its
+/// from standard input (under Miri, from its first argument), runs that case's `observe` and prints its
 /// observation on one line of standard output. Exit codes: 0 observed, 2
 /// bad request, [`ENDED_DURING_CASE`] when the code under test ended the
 /// process before the case finished. A panic ends the program as panics
 /// do.
 pub fn observe_main(cases: &[(&str, ObserveFn)]) -> ! {
-    // The request is read before any code under test runs.
+    // The request is read before any code under test runs: from standard
+    // input, or under Miri from the first argument (Miri's isolation, which
+    // keeps the interpreted code from every file, refuses reads of standard
+    // input too).
     let mut input = String::new();
-    let request: Option<ObserveRequest> = std::io::stdin()
-        .read_to_string(&mut input)
-        .ok()
-        .and_then(|_| serde_json::from_str(&input).ok());
+    let read = if cfg!(miri) {
+        std::env::args().nth(1).map(|argument| input = argument)
+    } else {
+        std::io::stdin().read_to_string(&mut input).ok().map(drop)
+    };
+    let request: Option<ObserveRequest> = read.and_then(|()| serde_json::from_str(&input).ok());
     let found = request.and_then(|request| {
         cases
             .iter()

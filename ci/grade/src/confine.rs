@@ -503,6 +503,8 @@ impl Confiner {
             tmpfs: vec![(out.clone(), OUT_BYTES)],
             binds: Vec::new(),
             tmp_bytes: job.tmp_bytes,
+            // cargo and rustc find themselves through /proc/self/exe.
+            proc: true,
         };
         view.reads.push(self.toolchain.sysroot.clone());
         for writable in &job.writes {
@@ -595,7 +597,7 @@ impl Confiner {
     /// Runs an installed program confined, with `input` on its standard
     /// input, and returns what it printed: the observing program and the
     /// judge. It sees only itself, the system's libraries and a sized
-    /// `/tmp`, and starts in `/`.
+    /// `/tmp` (no `/proc` under bubblewrap), and starts in `/`.
     pub fn run_program(
         &self,
         program: &Installed,
@@ -609,6 +611,10 @@ impl Confiner {
             tmpfs: Vec::new(),
             binds: Vec::new(),
             tmp_bytes,
+            // No /proc: the code under test cannot read its own memory
+            // (the harness's request, its guard) through /proc/self/mem,
+            // nor see or signal another process by its entries.
+            proc: false,
         };
         // A program written a moment ago can be "busy" for a moment, while
         // another thread's fork still holds it open: try again then.
@@ -724,7 +730,10 @@ impl Confiner {
             push(&[&flag]);
         }
         push(&[&"--cap-drop", &"ALL"]);
-        push(&[&"--dev", &"/dev", &"--proc", &"/proc"]);
+        push(&[&"--dev", &"/dev"]);
+        if view.proc {
+            push(&[&"--proc", &"/proc"]);
+        }
         let tmp_bytes = view.tmp_bytes.to_string();
         push(&[&"--size", &tmp_bytes, &"--tmpfs", &"/tmp"]);
         // bubblewrap's `/dev` brings a `/dev/shm` of its own, unsized:
@@ -786,6 +795,8 @@ struct View {
     tmpfs: Vec<(PathBuf, u64)>,
     binds: Vec<PathBuf>,
     tmp_bytes: u64,
+    /// Whether it has a `/proc` (of its own process namespace).
+    proc: bool,
 }
 
 /// A word for the shell, quoted.
@@ -965,6 +976,7 @@ fn works(isolation: &Isolation) -> bool {
         tmpfs: Vec::new(),
         binds: Vec::new(),
         tmp_bytes: 1 << 20,
+        proc: true,
     };
     let mut command = confiner.confine(Command::new(truth), &view);
     command
@@ -1192,6 +1204,35 @@ mod tests {
             )
             .expect("runs");
         assert_eq!(run.stdout, "got hello\n/\n", "{}", run.stderr);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    /// Under bubblewrap a program (the observing program, the judge) has
+    /// no `/proc`: it cannot read its own memory through `/proc/self/mem`
+    /// nor see other processes. A job (a build) still has one.
+    #[test]
+    fn programs_have_no_proc() {
+        if !matches!(Isolation::detect(), Isolation::Bubblewrap { .. }) {
+            eprintln!("bubblewrap does not work here: nothing to check");
+            return;
+        }
+        let dir = scratch("no-proc");
+        let confiner = confiner(&dir);
+        let sh = confiner
+            .install(&std::fs::read("/bin/sh").expect("sh"))
+            .expect("installs");
+        let run = confiner
+            .run_program(
+                &sh,
+                &[
+                    "-c",
+                    "cat /proc/self/maps >/dev/null 2>&1 && echo mem-readable; ls /proc 2>/dev/null | wc -l",
+                ],
+                Vec::new(),
+                1 << 20,
+                bounds(),
+            )
+            .expect("runs");
+        assert_eq!(run.stdout.trim(), "0", "{}", run.stderr);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1074,13 +1074,6 @@ fn miri_phase(
         &work.join("miri-target"),
     );
     let target_path = target.path().to_path_buf();
-    // Each case's request, as the ordinary run got it, in a file of the
-    // grader's that the job reads.
-    let requests = work.join("miri-requests");
-    std::fs::create_dir_all(&requests).map_err(|source| GradeError::Io {
-        path: requests.clone(),
-        source,
-    })?;
     let seed = plan.request.seed.unwrap_or_else(random_seed);
     let observe = format!("observe-{}", project_tag(&project));
     let mut steps = Vec::new();
@@ -1092,13 +1085,9 @@ fn miri_phase(
             case: case.name(),
             seed: crate::behaviour::case_seed(seed, &case.name()),
         };
-        let file = requests.join(format!("{name}.json"));
-        std::fs::write(&file, serde_json::to_vec(&request).unwrap_or_default()).map_err(
-            |source| GradeError::Io {
-                path: file.clone(),
-                source,
-            },
-        )?;
+        // Each case's request, as the ordinary run got it, is the
+        // program's argument (Miri's isolation refuses standard input).
+        let request = serde_json::to_string(&request).unwrap_or_default();
         let mut step = cargo_step(
             &confiner,
             name,
@@ -1111,6 +1100,8 @@ fn miri_phase(
                 observe.as_str(),
                 "--package",
                 project.cases_package.as_str(),
+                "--",
+                request.as_str(),
             ],
             plan.request
                 .limits
@@ -1121,12 +1112,10 @@ fn miri_phase(
             .insert("MIRI_SYSROOT".into(), miri.sysroot.clone().into_os_string());
         step.env
             .insert("MIRIFLAGS".into(), crate::miri::MIRIFLAGS.into());
-        step.stdin = Some(file);
         steps.push(step);
     }
     let mut reads = reads_of(plan, &project);
     reads.push(miri.sysroot.clone());
-    reads.push(requests.clone());
     let step_count = u32::try_from(steps.len()).unwrap_or(1);
     let job = Job {
         what: "the cases under Miri".into(),

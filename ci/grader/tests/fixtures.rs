@@ -87,6 +87,14 @@ struct Fixture {
     /// bubblewrap: what it checks is the confinement itself.
     #[serde(default)]
     needs_bubblewrap: bool,
+    /// Skip the fixture (saying so) unless the grader can make a cgroup
+    /// per run: what it checks is a limit per run.
+    #[serde(default)]
+    needs_cgroup: bool,
+    /// Skip the fixture (saying so) unless Miri runs here: what it checks
+    /// is the run under Miri.
+    #[serde(default)]
+    needs_miri: bool,
     /// Grade under this isolation (`XSAFE_ISOLATION`: `pid-namespace`,
     /// `none`) instead of the best the machine has: what the fixture
     /// checks must hold without bubblewrap too.
@@ -139,6 +147,8 @@ impl Fixture {
             then_full_marks: false,
             never_created: Vec::new(),
             needs_bubblewrap: other.needs_bubblewrap,
+            needs_cgroup: other.needs_cgroup,
+            needs_miri: other.needs_miri,
             isolation: other.isolation.clone(),
             tmp_limit_mib: other.tmp_limit_mib,
             build_disk_limit_mib: other.build_disk_limit_mib,
@@ -761,6 +771,25 @@ fn fixture_submissions_get_their_expected_grades() {
         {
             eprintln!(
                 "fixture {:<32} skipped: it checks bubblewrap's confinement, and bubblewrap does not work here",
+                fixture.name
+            );
+            continue;
+        }
+        if fixture.needs_cgroup
+            && let xsafe_grade::cgroup::Availability::Unavailable(why) =
+                xsafe_grade::cgroup::availability()
+        {
+            eprintln!(
+                "fixture {:<32} skipped: it checks a limit per run, and there is no cgroup here ({why})",
+                fixture.name
+            );
+            continue;
+        }
+        if fixture.needs_miri
+            && let Err(why) = xsafe_grade::miri::Miri::find()
+        {
+            eprintln!(
+                "fixture {:<32} skipped: it checks the run under Miri, and there is none here ({why})",
                 fixture.name
             );
             continue;
