@@ -1276,9 +1276,7 @@ fn drop_uncompiled(
 fn not_compiling(plan: &Plan, run: &BuildRun, errors: Vec<String>) -> Grade {
     let (status, details) = match run.stopped_because() {
         Some(why) if errors.is_empty() => (
-            Status::Stopped(format!(
-                "building your crate was {why}: the crate does not compile in time"
-            )),
+            Status::Stopped(format!("building your crate was {why}")),
             plan.show(&tail(&run.stderr, 20)),
         ),
         _ if errors.is_empty() => (

@@ -513,3 +513,137 @@ fn a_class_gets_a_gradebook() {
     let summary = std::fs::read_to_string(gradebook.join("gradebook.md")).expect("gradebook.md");
     assert!(summary.contains("# Gradebook: 4 submissions"), "{summary}");
 }
+
+/// `git` in `repo`, with a fixed author and no configuration of the
+/// machine's; its standard output, trimmed.
+fn git_in(repo: &Path, args: &[&str], input: Option<&str>) -> String {
+    use std::io::Write as _;
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "x")
+        .env("GIT_AUTHOR_EMAIL", "x@example.com")
+        .env("GIT_COMMITTER_NAME", "x")
+        .env("GIT_COMMITTER_EMAIL", "x@example.com")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("git runs");
+    if let Some(input) = input
+        && let Some(mut stdin) = child.stdin.take()
+    {
+        stdin.write_all(input.as_bytes()).expect("git's input");
+    }
+    let output = child.wait_with_output().expect("git ends");
+    assert!(output.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// A class list with a repository whose last commit adds a tree bomb (a
+/// few kilobytes of trees that name each other ten times per level, six
+/// levels deep: a million files) beside a correct ordered tree: the clone
+/// writes no tree, the revision is counted from git's objects and refused
+/// before anything of it reaches the disk, the student gets a row with the
+/// reason, and the next student is graded.
+#[test]
+fn a_tree_bomb_in_a_class_is_refused_before_the_disk() {
+    let _one = one_at_a_time();
+    let root = root();
+    let repos = root.join("target/xsafe/grader-cli-bomb-repos");
+    let _ = std::fs::remove_dir_all(&repos);
+    std::fs::create_dir_all(&repos).expect("repositories folder");
+    let honest = repos.join("honest");
+    std::fs::rename(ordered_tree_copy("bomb-honest", true, None), &honest).expect("move");
+    git_in(&honest, &["init", "--quiet"], None);
+    git_in(&honest, &["add", "-A"], None);
+    git_in(&honest, &["commit", "--quiet", "-m", "solution"], None);
+    let bomb = repos.join("bomb");
+    std::fs::rename(ordered_tree_copy("bomb-bomb", true, None), &bomb).expect("move");
+    git_in(&bomb, &["init", "--quiet"], None);
+    git_in(&bomb, &["add", "-A"], None);
+    git_in(&bomb, &["commit", "--quiet", "-m", "solution"], None);
+    let blob = git_in(&bomb, &["hash-object", "-w", "--stdin"], Some("x\n"));
+    let mut listing: String = (0..10)
+        .map(|n| format!("100644 blob {blob}\tf{n}\n"))
+        .collect();
+    let mut tree = git_in(&bomb, &["mktree"], Some(&listing));
+    for _ in 0..5 {
+        listing = (0..10)
+            .map(|n| format!("040000 tree {tree}\td{n}\n"))
+            .collect();
+        tree = git_in(&bomb, &["mktree"], Some(&listing));
+    }
+    let mut top = git_in(&bomb, &["ls-tree", "HEAD"], None);
+    top.push_str(&format!("\n040000 tree {tree}\tbomb\n"));
+    let top = git_in(&bomb, &["mktree"], Some(&top));
+    let commit = git_in(
+        &bomb,
+        &["commit-tree", &top, "-p", "HEAD", "-m", "a million files"],
+        None,
+    );
+    git_in(&bomb, &["update-ref", "HEAD", &commit], None);
+    let list = repos.join("class.txt");
+    std::fs::write(
+        &list,
+        format!("honest {}\nmallory {}\n", honest.display(), bomb.display()),
+    )
+    .expect("class list");
+    let gradebook = root.join("target/xsafe/grader-cli-bomb-gradebook");
+    let _ = std::fs::remove_dir_all(&gradebook);
+    // The shared work folder of `grader`, where the class's clones go.
+    let work = root.join("target/xsafe/grader-cli");
+
+    let started = std::time::Instant::now();
+    let output = grader(&[
+        &list.to_string_lossy(),
+        "--class",
+        "--gradebook",
+        &gradebook.to_string_lossy(),
+        "--exercise",
+        "ordered-tree",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let csv = std::fs::read_to_string(gradebook.join("grades.csv")).expect("grades.csv");
+    let full = xsafe_grade::Course::load(&root)
+        .expect("the course loads")
+        .exercise("ordered-tree")
+        .expect("ordered-tree")
+        .manifest
+        .total_points();
+    let row = |name: &str| -> Vec<String> {
+        csv.lines()
+            .find(|line| line.starts_with(&format!("{name},")))
+            .unwrap_or_else(|| panic!("no row for {name} in\n{csv}"))
+            .split(',')
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(row("honest")[1], full.to_string(), "{csv}");
+    assert_eq!(row("mallory")[1], "", "not graded: {csv}");
+    assert_eq!(row("mallory")[2], "0", "{csv}");
+    assert!(csv.contains("more than 50000 files"), "{csv}");
+    let written = walkdir_count(&work);
+    assert!(
+        written < 20_000,
+        "the bomb reached the disk: {written} entries in the work folder"
+    );
+    eprintln!("class with a tree bomb graded in {:?}", started.elapsed());
+    let _ = std::fs::remove_dir_all(&repos);
+}
+
+/// How many entries a folder holds, at any depth (links not followed).
+fn walkdir_count(dir: &Path) -> usize {
+    let mut count = 0;
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            count += 1;
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                pending.push(entry.path());
+            }
+        }
+    }
+    count
+}
