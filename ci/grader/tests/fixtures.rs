@@ -835,3 +835,54 @@ fn fixture_submissions_get_their_expected_grades() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The threat model in the instructors' appendix names, for each threat,
+/// what tests it: every name in its "Tested by" column is a fixture of
+/// this file or a test function of the grader's crates, so the table
+/// cannot cite a test that was renamed or removed.
+#[test]
+fn the_threat_model_cites_tests_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let book = std::fs::read_to_string(root.join("book/src/instructors.md")).expect("appendix");
+    let text = std::fs::read_to_string(root.join("ci/grader/fixtures/submissions.toml"))
+        .expect("fixtures");
+    let fixtures: Fixtures = toml::from_str(&text).expect("fixtures parse");
+    let mut sources = String::new();
+    for dir in [
+        "ci/grade/src",
+        "ci/grader/src",
+        "ci/grader/tests",
+        "ci/sandbox/src",
+    ] {
+        for entry in std::fs::read_dir(root.join(dir))
+            .expect("sources")
+            .flatten()
+        {
+            sources.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
+        }
+    }
+    let table = book
+        .split("### Each threat, what holds, how it is tested, what is left")
+        .nth(1)
+        .expect("the threat table's section")
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    let mut cited = 0;
+    for row in table.lines().filter(|line| line.starts_with("| ")).skip(2) {
+        let tested_by = row.split(" | ").nth(2).unwrap_or_default();
+        for name in tested_by.split('`').skip(1).step_by(2) {
+            cited += 1;
+            let known = fixtures.fixture.iter().any(|fixture| fixture.name == name)
+                || sources.contains(&format!("fn {name}("));
+            assert!(
+                known,
+                "the threat model cites `{name}`, which is no fixture or test"
+            );
+        }
+    }
+    assert!(
+        cited >= 20,
+        "only {cited} tests cited: is the table still there?"
+    );
+}
