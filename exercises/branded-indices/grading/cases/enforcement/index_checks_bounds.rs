@@ -2,7 +2,9 @@
 //! below the length (an empty vector has none; the length itself, one past
 //! the end, is refused), whether or not the vector has spare capacity
 //! beyond its length (a check against the capacity is wrong), and `push`
-//! returns the index of the new item, which `index` then accepts too.
+//! returns the index of the new item, which `index` then accepts too. Also
+//! past 2^32 items (a vector of `()`, which takes no memory): a position
+//! kept in a `u32` would come back as another position.
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -19,7 +21,24 @@ pub struct Seen {
     /// For each push: the length before, the position of the index
     /// returned, and whether `index` accepts that position afterwards.
     pushed: Vec<(usize, usize, bool)>,
+    /// For a vector of [`HUGE`] `()`: each of [`HUGE_POSITIONS`] with the
+    /// position of the index `index` returned, if any.
+    huge: Vec<(usize, Option<usize>)>,
 }
+
+/// A length past `u32::MAX`.
+const HUGE: usize = (1 << 32) + 3;
+
+/// Positions around 2^32 and past the huge vector's end.
+const HUGE_POSITIONS: [usize; 7] = [
+    (1 << 32) - 1,
+    1 << 32,
+    (1 << 32) + 1,
+    (1 << 32) + 2,
+    HUGE,
+    HUGE + 1,
+    1 << 33,
+];
 
 fn lengths(seed: Seed) -> Vec<usize> {
     let mut rng = seed.rng();
@@ -67,7 +86,19 @@ pub fn observe(seed: Seed) -> Seen {
             })
             .collect()
     });
-    Seen { asked, spare, pushed }
+    // A vector of zero-sized items holds any length without memory: its
+    // capacity is `usize::MAX`, so setting the length is sound.
+    let mut nothing: Vec<()> = Vec::new();
+    // SAFETY: `()` needs no initialisation and no memory, and
+    // `HUGE <= nothing.capacity()`.
+    unsafe { nothing.set_len(HUGE) };
+    let huge = with(&mut nothing, |items| {
+        HUGE_POSITIONS
+            .iter()
+            .map(|&position| (position, items.index(position).map(|index| index.position())))
+            .collect()
+    });
+    Seen { asked, spare, pushed, huge }
 }
 
 pub fn judge(seed: Seed, seen: Seen) {
@@ -92,6 +123,14 @@ pub fn judge(seed: Seed, seen: Seen) {
                 }
             }
         }
+    }
+    assert_eq!(seen.huge.len(), HUGE_POSITIONS.len());
+    for &(position, answer) in &seen.huge {
+        let expected = (position < HUGE).then_some(position);
+        assert_eq!(
+            answer, expected,
+            "in a vector of {HUGE} items (2^32 + 3), index({position}) must give {expected:?}: a position must be kept whole, never in 32 bits"
+        );
     }
     for (count, &(before, position, accepted)) in seen.pushed.iter().enumerate() {
         assert_eq!(before, count, "each push must add one item");

@@ -7,7 +7,11 @@
 //! and ports as their numbers; equal values hash the same, and a value
 //! hashes as what it borrows as (or a `HashSet` of witnesses loses the
 //! ones it is asked for by address); `Display` then `parse` gives the
-//! value back. A trait the crate does not have is not asked.
+//! value back; and `FromStr` of an address reads every spelling std's
+//! `Ipv6Addr` reads (capitals, zeros written out or compressed, leading
+//! zeros, the last 32 bits as dotted IPv4), accepting exactly the
+//! addresses the witness's check accepts: it checks the address, never
+//! the text. A trait the crate does not have is not asked.
 use serde::{Deserialize, Serialize};
 use std::net::Ipv6Addr;
 use xsafe_case::Seed;
@@ -26,6 +30,55 @@ pub struct Laws {
     borrowed_hash: Option<Vec<u64>>,
     /// `Display`, then `FromStr`: whether each came back equal.
     round_trip: Option<Vec<bool>>,
+    /// `FromStr` of each of [`spellings`]: what the parsed value holds.
+    #[serde(default)]
+    parsed: Option<Vec<Option<String>>>,
+}
+
+/// Texts for `FromStr`: each address of `addresses` spelled every way std's
+/// `Ipv6Addr` reads it, then texts no parser of addresses should accept.
+pub fn spellings(addresses: &[Ipv6Addr]) -> Vec<String> {
+    let mut texts = Vec::new();
+    for addr in addresses {
+        let canonical = addr.to_string();
+        let segments = addr.segments();
+        let join = |parts: Vec<String>| parts.join(":");
+        let octets = addr.octets();
+        texts.extend([
+            canonical.clone(),
+            canonical.to_uppercase(),
+            join(segments.iter().map(|part| format!("{part:x}")).collect()),
+            join(segments.iter().map(|part| format!("{part:04x}")).collect()),
+            join(segments.iter().map(|part| format!("{part:04X}")).collect()),
+            format!(
+                "{}:{}.{}.{}.{}",
+                join(segments[..6].iter().map(|part| format!("{part:x}")).collect()),
+                octets[12],
+                octets[13],
+                octets[14],
+                octets[15]
+            ),
+        ]);
+    }
+    texts.extend(
+        ["", ":::", "1::2::3", "[::1]", "::1%1", " ::1", "ff02::1 ", "g::1", "12345::1", "1:2:3:4:5:6:7:8:9"]
+            .map(str::to_owned),
+    );
+    texts
+}
+
+/// The addresses whose spellings are read: drawn hosts and groups, and the
+/// edges of each class in every spelling (`FF02::1`, `0::0`, `ff::1`, which
+/// is not a group, an IPv4-mapped host).
+fn spelled(hosts: &[Ipv6Addr], groups: &[Ipv6Addr]) -> Vec<Ipv6Addr> {
+    let mut addresses: Vec<Ipv6Addr> = hosts.iter().chain(groups).take(6).copied().collect();
+    addresses.extend(crate::support::edges());
+    addresses.extend(
+        ["ff::1", "0:0:0:0:0:ffff:c000:201", "fe80::1", "ff02::1", "2001:db8::1", "::2"]
+            .iter()
+            .filter_map(|text| text.parse::<Ipv6Addr>().ok()),
+    );
+    addresses
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -176,6 +229,21 @@ mod observing {
     }
     impl<T> NoRoundTrip<T> for &Probe<T> {}
 
+    pub trait ByParse<T> {
+        fn parse_of(&self, text: &str, held: &dyn Fn(&T) -> String) -> Option<Option<String>>;
+    }
+    impl<T: std::str::FromStr> ByParse<T> for Probe<T> {
+        fn parse_of(&self, text: &str, held: &dyn Fn(&T) -> String) -> Option<Option<String>> {
+            Some(text.parse::<T>().ok().map(|value| held(&value)))
+        }
+    }
+    pub trait NoParse<T> {
+        fn parse_of(&self, _: &str, _: &dyn Fn(&T) -> String) -> Option<Option<String>> {
+            None
+        }
+    }
+    impl<T> NoParse<T> for &Probe<T> {}
+
     pub fn pairs<T, R>(values: &[T], ask: impl Fn(&T, &T) -> Option<R>) -> Option<Vec<Vec<R>>> {
         values
             .iter()
@@ -202,6 +270,7 @@ mod observing {
                     .iter()
                     .map(|value| (&probe).round_trip_of(value))
                     .collect(),
+                parsed: None,
             }
         }};
     }
@@ -225,9 +294,22 @@ pub fn observe(seed: Seed) -> Seen {
             port_values.iter().take(3).map(move |port| Endpoint { addr: *addr, port: *port })
         }))
         .collect();
+    let texts = spellings(&spelled(&hosts, &groups));
+    let mut unicast_laws = laws_of!(UnicastAddr, &unicast, |addr| addr.get().to_string());
+    let probe = Probe::<UnicastAddr>::of();
+    unicast_laws.parsed = texts
+        .iter()
+        .map(|text| (&probe).parse_of(text, &|addr: &UnicastAddr| addr.get().to_string()))
+        .collect();
+    let mut multicast_laws = laws_of!(MulticastAddr, &multicast, |addr| addr.get().to_string());
+    let probe = Probe::<MulticastAddr>::of();
+    multicast_laws.parsed = texts
+        .iter()
+        .map(|text| (&probe).parse_of(text, &|addr: &MulticastAddr| addr.get().to_string()))
+        .collect();
     Seen {
-        unicast: laws_of!(UnicastAddr, &unicast, |addr| addr.get().to_string()),
-        multicast: laws_of!(MulticastAddr, &multicast, |addr| addr.get().to_string()),
+        unicast: unicast_laws,
+        multicast: multicast_laws,
         ports: laws_of!(Port, &port_values, |port| port.get().to_string()),
         endpoints: laws_of!(Endpoint, &endpoints, |end| format!(
             "[{}]:{}",
@@ -300,7 +382,30 @@ fn check(what: &str, laws: &Laws, order: Option<&dyn Fn(&str, &str) -> std::cmp:
     }
 }
 
-pub fn judge(_seed: Seed, seen: Seen) {
+/// Checks `FromStr` of an address kind against std's reading of each text
+/// and the judge's own check: a text std reads as an address the check
+/// accepts gives that address; one whose address the check refuses is
+/// refused. (Texts std does not read are not judged: a parser may accept
+/// more spellings, never other addresses.)
+fn check_parsing(what: &str, parsed: Option<&Vec<Option<String>>>, texts: &[String], valid: fn(Ipv6Addr) -> bool) {
+    let Some(parsed) = parsed else { return };
+    assert_eq!(parsed.len(), texts.len(), "one answer per text");
+    for (text, got) in texts.iter().zip(parsed) {
+        let Ok(addr) = text.parse::<Ipv6Addr>() else { continue };
+        let expected = valid(addr).then(|| addr.to_string());
+        assert_eq!(
+            got, &expected,
+            "{text:?}.parse::<{what}>() gives {got:?}: the text spells {addr}, which the check {} (`FromStr` must check the address, not how it is written)",
+            if valid(addr) { "accepts" } else { "refuses" }
+        );
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    let (hosts, groups, _) = inputs(seed);
+    let texts = spellings(&spelled(&hosts, &groups));
+    check_parsing("UnicastAddr", seen.unicast.parsed.as_ref(), &texts, crate::support::is_unicast);
+    check_parsing("MulticastAddr", seen.multicast.parsed.as_ref(), &texts, crate::support::is_multicast);
     let by_address = |a: &str, b: &str| {
         let parse = |text: &str| text.parse::<Ipv6Addr>().ok();
         parse(a).cmp(&parse(b))
