@@ -267,3 +267,110 @@ fn required_items_are_what_the_starter_asks_for() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every "probed by CASE" in an allow list is true of the case's text: the
+/// case exists, and its program (with the cases' shared `support.rs`) names
+/// the item's type and uses the item: a method by its name, a trait by
+/// what calls it (`{:?}` for `Debug`, `default()` for `Default`, `from` or
+/// `into` for `From`, `extend` for `Extend`, `parse` for `FromStr`,
+/// `try_from` or `try_into` for `TryFrom`). An allowed item is optional,
+/// so a wrong version of it is caught only by the case that probes it: a
+/// probe named in the list but never made would let it through.
+#[test]
+fn every_named_probe_uses_its_item() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for exercise in exercises() {
+        let grading = exercise.starter.join("grading");
+        let manifest = Manifest::load(&grading).unwrap_or_else(|err| panic!("{err}"));
+        let support = std::fs::read_to_string(grading.join("cases/support.rs")).unwrap_or_default();
+        for allowed in &manifest.surface.allow {
+            let Some((_, probes)) = allowed.why.split_once("probed by ") else {
+                continue;
+            };
+            let cases: Vec<&str> = probes
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
+                .filter(|word| word.contains('/'))
+                .collect();
+            if cases.is_empty() {
+                problems.push(format!(
+                    "{}: `{}` names no case after \"probed by\"",
+                    exercise.name, allowed.item
+                ));
+            }
+            for name in cases {
+                let Some(case) = manifest.cases.iter().find(|case| case.name() == name) else {
+                    problems.push(format!(
+                        "{}: `{}` is probed by {name}, which is no case",
+                        exercise.name, allowed.item
+                    ));
+                    continue;
+                };
+                let source = std::fs::read_to_string(manifest.case_path(case)).unwrap_or_default()
+                    + &support;
+                checked += 1;
+                if let Some(missing) = unused_item(&allowed.item, &source) {
+                    problems.push(format!(
+                        "{}: `{}` is said to be probed by {name}, whose program never {missing}",
+                        exercise.name, allowed.item
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 40,
+        "only {checked} probes checked: are the allow lists still read?"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What of `item` (an API line) `source` does not use, in words; `None`
+/// when it names the item's type and uses it.
+fn unused_item(item: &str, source: &str) -> Option<String> {
+    let name_of = |text: &str| -> String {
+        text.trim_start_matches(['&', '(', '['])
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let is_generic = |name: &str| {
+        name.len() > 1 && name.starts_with('T') && name[1..].chars().all(|c| c.is_ascii_digit())
+    };
+    if let Some(rest) = item.strip_prefix("fn ") {
+        let path = rest.split('(').next().unwrap_or_default();
+        let method = path.rsplit("::").next().unwrap_or_default();
+        let method = method.split('<').next().unwrap_or_default();
+        let called = [format!(".{method}("), format!("::{method}(")];
+        return (!called.iter().any(|call| source.contains(call.as_str())))
+            .then(|| format!("calls `{method}`"));
+    }
+    let rest = item
+        .strip_prefix("unsafe ")
+        .unwrap_or(item)
+        .strip_prefix("impl ")?;
+    let (tr, ty) = rest.split_once(" for ")?;
+    let trait_name = name_of(tr);
+    let type_name = name_of(ty);
+    // A lock order's edges are probed with the case's own levels, written by
+    // the same macro: the macro's use is the evidence, not the level's name.
+    if trait_name == "LockAfter" {
+        return (!source.contains("impl_lock_after!"))
+            .then(|| "calls `impl_lock_after!`".to_owned());
+    }
+    if !type_name.is_empty() && !is_generic(&type_name) && !source.contains(type_name.as_str()) {
+        return Some(format!("names `{type_name}`"));
+    }
+    let uses: &[&str] = match trait_name.as_str() {
+        "Debug" => &["{:?}", "{:#?}", "Debug"],
+        "Default" => &["default()", "Default"],
+        "From" => &["::from(", ".into()", "From<"],
+        "Extend" => &[".extend("],
+        "FromStr" => &[".parse", "from_str"],
+        "TryFrom" => &["try_from", "try_into", "TryFrom"],
+        _ => return None,
+    };
+    (!uses.iter().any(|used| source.contains(used)))
+        .then(|| format!("uses `{trait_name}` (none of {uses:?})"))
+}
