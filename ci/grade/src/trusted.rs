@@ -319,28 +319,43 @@ fn path_dependencies(cargo_toml: &str, base: &Path) -> Vec<PathBuf> {
 /// `cargo fetch` of the trusted workspace: the only unconfined cargo of a
 /// grade. It downloads what the lockfile names and brings the lockfile up
 /// to date for the workspace.
+///
+/// It runs offline first: when the registry already holds everything (as
+/// it does after the course's own build), cargo neither asks crates.io nor
+/// rewrites the registry's index files. A fetch online would revalidate
+/// every index file it reads and rewrite those that changed upstream, while
+/// the confined builds of other grades read them through their read-only
+/// view of the same registry: a build that read a file half rewritten
+/// would fail for a reason that is neither the learner's nor the course's.
+/// Only when the offline fetch finds something missing does it go online.
 fn fetch(
     project: &Project,
     toolchain: &Toolchain,
     cargo_home: &Path,
     bounds: Bounds,
 ) -> Result<(), TrustedError> {
-    let mut command = toolchain.cargo_command();
-    command
-        .arg("fetch")
-        .args(["--config", "build.rustc-wrapper=''"])
-        .args(["--config", "build.rustc-workspace-wrapper=''"])
-        .arg("--manifest-path")
-        .arg(project.root.join("Cargo.toml"))
-        .env("CARGO_HOME", cargo_home)
-        .current_dir("/");
-    let run =
-        run_bounded(command, bounds, None).map_err(|err| TrustedError::Fetch(err.to_string()))?;
-    if matches!(run.ending, Ending::Exited(status) if status.success()) {
-        Ok(())
-    } else {
-        Err(TrustedError::Fetch(crate::behaviour::tail(&run.stderr, 10)))
-    }
+    let attempt = |offline: bool| -> Result<(), TrustedError> {
+        let mut command = toolchain.cargo_command();
+        command.arg("fetch");
+        if offline {
+            command.arg("--offline");
+        }
+        command
+            .args(["--config", "build.rustc-wrapper=''"])
+            .args(["--config", "build.rustc-workspace-wrapper=''"])
+            .arg("--manifest-path")
+            .arg(project.root.join("Cargo.toml"))
+            .env("CARGO_HOME", cargo_home)
+            .current_dir("/");
+        let run = run_bounded(command, bounds, None)
+            .map_err(|err| TrustedError::Fetch(err.to_string()))?;
+        if matches!(run.ending, Ending::Exited(status) if status.success()) {
+            Ok(())
+        } else {
+            Err(TrustedError::Fetch(crate::behaviour::tail(&run.stderr, 10)))
+        }
+    };
+    attempt(true).or_else(|_| attempt(false))
 }
 
 /// Builds the caches from the starter_copy crate: the crate and the judge
