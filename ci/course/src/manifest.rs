@@ -185,11 +185,73 @@ impl Surface {
     }
 
     /// Whether `item` is part of the API or allowed: an exact line of
-    /// either, nothing by wildcard.
+    /// either, nothing by wildcard; or an allowed impl with narrower bounds
+    /// (see [`narrows`]): outside code can use it for fewer types, never
+    /// for more, so whatever made the allowed impl harmless holds of it.
     pub fn permits(&self, item: &str) -> bool {
         self.api.iter().any(|api| api == item)
-            || self.allow.iter().any(|allowed| allowed.item == item)
+            || self
+                .allow
+                .iter()
+                .any(|allowed| allowed.item == item || narrows(item, &allowed.item))
     }
+}
+
+/// Whether the impl line `item` is the impl line `allowed` with narrower
+/// bounds: the same header (trait, type and parameters) and the same
+/// associated items, and every bound `allowed` puts on a parameter implied
+/// by one `item` puts on it (itself, or a subtrait of it among std's
+/// comparison and copy traits: `T: Ord` implies `T: PartialOrd`), while
+/// `item` lifts no bound (`?Sized`) that `allowed` keeps. Extra bounds only
+/// narrow. Lines that are not impls never narrow one another.
+pub fn narrows(item: &str, allowed: &str) -> bool {
+    fn parts(line: &str) -> Option<(&str, Vec<&str>, &str)> {
+        let line = line.strip_prefix("unsafe ").unwrap_or(line);
+        line.strip_prefix("impl ")?;
+        let (head, items) = match line.find(" { ") {
+            Some(at) => line.split_at(at),
+            None => (line, ""),
+        };
+        let (header, bounds) = match head.split_once(" where ") {
+            Some((header, bounds)) => (header, bounds.split(", ").collect()),
+            None => (head, Vec::new()),
+        };
+        Some((header, bounds, items))
+    }
+    /// What a bound also gives: std's supertraits of the comparison and
+    /// copy traits.
+    fn implied(bound: &str) -> Vec<String> {
+        let Some((param, tr)) = bound.split_once(": ") else {
+            return vec![bound.to_owned()];
+        };
+        let supertraits: &[&str] = match tr {
+            "Ord" => &["PartialOrd", "Eq", "PartialEq"],
+            "Eq" | "PartialOrd" => &["PartialEq"],
+            "Copy" => &["Clone"],
+            _ => &[],
+        };
+        std::iter::once(bound.to_owned())
+            .chain(supertraits.iter().map(|sup| format!("{param}: {sup}")))
+            .collect()
+    }
+    let (Some((header, bounds, items)), Some((allowed_header, allowed_bounds, allowed_items))) =
+        (parts(item), parts(allowed))
+    else {
+        return false;
+    };
+    if header != allowed_header || items != allowed_items {
+        return false;
+    }
+    let given: Vec<String> = bounds.iter().flat_map(|bound| implied(bound)).collect();
+    let keeps_every_bound = allowed_bounds
+        .iter()
+        .filter(|bound| !bound.ends_with(": ?Sized"))
+        .all(|bound| given.iter().any(|have| have == bound));
+    let lifts_nothing_more = bounds
+        .iter()
+        .filter(|bound| bound.ends_with(": ?Sized"))
+        .all(|bound| allowed_bounds.contains(bound));
+    keeps_every_bound && lifts_nothing_more
 }
 
 /// How an exercise's judge is built (`[judge]`).
@@ -447,6 +509,48 @@ pub fn git_blob_id(content: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// An allowed impl with narrower bounds is allowed; with wider bounds,
+    /// another header or other associated items, it is not.
+    #[test]
+    fn narrower_bounds_are_allowed() {
+        let allowed = "impl PartialOrd for OrderedSet<T0> where T0: PartialOrd";
+        assert!(narrows(
+            "impl PartialOrd for OrderedSet<T0> where T0: Ord",
+            allowed
+        ));
+        assert!(narrows(
+            "impl PartialOrd for OrderedSet<T0> where T0: PartialOrd, T0: Debug",
+            allowed
+        ));
+        assert!(!narrows("impl PartialOrd for OrderedSet<T0>", allowed));
+        assert!(!narrows(
+            "impl PartialOrd for OrderedSet<T0> where T0: PartialEq",
+            allowed
+        ));
+        assert!(!narrows(
+            "impl PartialOrd for NonEmptySet<T0> where T0: Ord",
+            allowed
+        ));
+        let sized = "impl Debug for OrderedMutex<T0, T1> where T1: ?Sized, T1: Debug";
+        assert!(narrows(
+            "impl Debug for OrderedMutex<T0, T1> where T1: Debug",
+            sized
+        ));
+        assert!(!narrows(
+            "impl Debug for OrderedMutex<T0, T1> where T1: ?Sized, T1: Debug",
+            "impl Debug for OrderedMutex<T0, T1> where T1: Debug"
+        ));
+        assert!(!narrows(
+            "impl FromStr for Port where T0: Ord { type Err = String }",
+            "impl FromStr for Port where T0: Ord { type Err = PortError }"
+        ));
+        assert!(!narrows(
+            "fn f(T0) where T0: Ord",
+            "fn f(T0) where T0: PartialOrd"
+        ));
+    }
+
     use super::*;
 
     /// The comment is read up to the first line of code, markers stripped.
