@@ -2,7 +2,9 @@
 //! order, a third of them removed again, agrees with std's `BTreeSet` (the
 //! judge's model, which shares no code with the reference): its `len`,
 //! `first` and `last`, every key `iter` yields in order, `contains` and
-//! `get` for 2,000 keys in and out of it, and a `range` in the middle. A
+//! `get` for 2,000 keys in and out of it, and a `range` in the middle;
+//! and `iter` and `range`, being `FusedIterator`s, give `None` for good
+//! once they have given it (ranges that end inside the set and after it). A
 //! count kept in fewer bits, or anything that holds only so many keys,
 //! shows here; no smaller case reaches these sizes.
 use serde::{Deserialize, Serialize};
@@ -55,6 +57,9 @@ pub struct Seen {
     probed: Vec<(bool, Option<u64>)>,
     /// The keys of `range` between two held keys, digested.
     ranged: (usize, u64),
+    /// How many keys `iter`, a range ending inside the set and a range
+    /// running past its end gave after their first `None` (asked 3 times).
+    after_the_end: (usize, usize, usize),
 }
 
 /// What the model says; the observation must be exactly this.
@@ -77,7 +82,15 @@ fn expected(seed: Seed) -> Seen {
             .map(|key| (model.contains(key), model.get(key).copied()))
             .collect(),
         ranged: digest(model.range(low..high).copied()),
+        after_the_end: (0, 0, 0),
     }
+}
+
+/// How many items `items` gives after its first `None`, asked 3 times.
+#[cfg(not(xsafe_judge))]
+fn after_the_end<'a>(mut items: impl Iterator<Item = &'a u64>) -> usize {
+    while items.next().is_some() {}
+    (0..3).filter(|_| items.next().is_some()).count()
 }
 
 #[cfg(not(xsafe_judge))]
@@ -107,6 +120,14 @@ pub fn observe(seed: Seed) -> Seen {
             .map(|key| (set.contains(key), set.get(key).copied()))
             .collect(),
         ranged,
+        after_the_end: match (low, high) {
+            (Some(low), Some(high)) => (
+                after_the_end(set.iter()),
+                after_the_end(set.range(low..high)),
+                after_the_end(set.range(high..)),
+            ),
+            _ => (usize::MAX, usize::MAX, usize::MAX),
+        },
     }
 }
 
@@ -122,4 +143,9 @@ pub fn judge(seed: Seed, seen: Seen) {
     }
     assert_eq!(seen.probed.len(), model.probed.len());
     assert_eq!(seen.ranged, model.ranged, "`range` over the middle third of the keys");
+    assert_eq!(
+        seen.after_the_end,
+        (0, 0, 0),
+        "after their first `None`, `iter`, a range ending inside the set and a range to its end gave these many more keys: `Iter` and `Range` are `FusedIterator`s, which give `None` for good"
+    );
 }
