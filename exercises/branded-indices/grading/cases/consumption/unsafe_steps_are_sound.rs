@@ -1,8 +1,10 @@
 //! Proves consumption is sound, not only right: the steps that skip a check
 //! (`get`, `get_mut`, a view's `get`, `swap`, `gather`) drop every item
 //! exactly once, even when an item's `Clone` panics in the middle of a
-//! `gather` (at each of its calls in turn), and swapping an item with
-//! itself leaves it whole. Each item records its creation and its drop, so
+//! `gather` (at each of its calls in turn, for vectors of 0 to 6 items
+//! and orders shorter than, as long as and longer than the vector), and
+//! swapping an item with itself leaves it whole. Items own heap memory, so
+//! a second drop is a double free. Each item records its creation and its drop, so
 //! a drop of memory that was never written, or a second drop, shows. The
 //! case is marked `miri`: where the machine has Miri, it runs again under
 //! it, which also sees undefined behaviour that changes no result (two
@@ -10,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
-/// Items in the vector; a `gather` clones this many plus two repeats.
+/// Items in the vector of the swaps.
 const LEN: usize = 4;
 
 /// What happened to the items of one scenario.
@@ -24,21 +26,32 @@ pub struct Ledger {
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
-    /// For each call count at which `Clone` panics (0 = the first call;
-    /// the last count is past the end, so nothing panics): whether gather
-    /// returned, the numbers it returned, and the ledger.
-    gathers: Vec<(bool, Vec<u32>, Ledger)>,
+    /// For each scenario of [`scenarios`], for each call count at which
+    /// `Clone` panics (0 = the first call; the last count is past the end,
+    /// so nothing panics): whether gather returned, the numbers it
+    /// returned, and the ledger.
+    gathers: Vec<Vec<(bool, Vec<u32>, Ledger)>>,
     /// The numbers of the items after the swaps and writes, and the ledger.
     swaps: (Vec<u32>, Ledger),
 }
 
-/// The order a gather applies: a reversal with two repeats, from the seed.
-fn order(seed: Seed) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..LEN).rev().collect();
+/// The gathers: a vector's length and the order applied to it (empty
+/// ones; an order as long as the vector, a reversal; one with repeats,
+/// longer than the vector; one shorter), from the seed.
+fn scenarios(seed: Seed) -> Vec<(usize, Vec<usize>)> {
     let mut rng = seed.rng();
-    order.push(rng.usize(0..LEN));
-    order.push(rng.usize(0..LEN));
-    order
+    let mut drawn = |len: usize, count: usize| -> Vec<usize> { (0..count).map(|_| rng.usize(0..len)).collect() };
+    let mut repeated: Vec<usize> = (0..LEN).rev().collect();
+    repeated.extend(drawn(LEN, 2));
+    vec![
+        (0, Vec::new()),
+        (1, vec![0]),
+        (3, (0..3).rev().collect()),
+        (LEN, repeated),
+        (6, drawn(6, 6)),
+        (5, drawn(5, 2)),
+        (2, drawn(2, 5)),
+    ]
 }
 
 #[cfg(not(xsafe_judge))]
@@ -53,10 +66,12 @@ mod tracked {
         static CLONES_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
     }
 
-    /// An item that records its creation and its drop.
+    /// An item that records its creation and its drop, and owns heap
+    /// memory (a second drop frees it twice).
     #[derive(Debug)]
     pub struct Tracked {
         pub number: u32,
+        _owned: Box<u32>,
     }
 
     impl Tracked {
@@ -67,7 +82,7 @@ mod tracked {
                 number
             });
             LEDGER.with(|ledger| ledger.borrow_mut().created.push(number));
-            Tracked { number }
+            Tracked { number, _owned: Box::new(number) }
         }
     }
 
@@ -107,23 +122,27 @@ pub fn observe(seed: Seed) -> Seen {
     use std::panic::{AssertUnwindSafe, catch_unwind};
     use tracked::Tracked;
 
-    let order = order(seed);
-    let gathers = (0..=order.len())
-        .map(|clones| {
-            tracked::start(Some(clones));
-            let mut items: Vec<Tracked> = (0..LEN).map(|_| Tracked::new()).collect();
-            let result = with(&mut items, |items| {
-                let order: Vec<Index<'_>> = order.iter().filter_map(|&at| items.index(at)).collect();
-                catch_unwind(AssertUnwindSafe(|| {
-                    gather(&items, &order).iter().map(|item| item.number).collect::<Vec<u32>>()
-                }))
-            });
-            drop(items);
-            let (returned, numbers) = match result {
-                Ok(numbers) => (true, numbers),
-                Err(_) => (false, Vec::new()),
-            };
-            (returned, numbers, tracked::ledger())
+    let gathers = scenarios(seed)
+        .into_iter()
+        .map(|(len, order)| {
+            (0..=order.len())
+                .map(|clones| {
+                    tracked::start(Some(clones));
+                    let mut items: Vec<Tracked> = (0..len).map(|_| Tracked::new()).collect();
+                    let result = with(&mut items, |items| {
+                        let order: Vec<Index<'_>> = order.iter().filter_map(|&at| items.index(at)).collect();
+                        catch_unwind(AssertUnwindSafe(|| {
+                            gather(&items, &order).iter().map(|item| item.number).collect::<Vec<u32>>()
+                        }))
+                    });
+                    drop(items);
+                    let (returned, numbers) = match result {
+                        Ok(numbers) => (true, numbers),
+                        Err(_) => (false, Vec::new()),
+                    };
+                    (returned, numbers, tracked::ledger())
+                })
+                .collect()
         })
         .collect();
 
@@ -175,24 +194,27 @@ fn assert_each_dropped_once(ledger: &Ledger, scenario: &str) {
 }
 
 pub fn judge(seed: Seed, seen: Seen) {
-    let order = order(seed);
-    assert_eq!(seen.gathers.len(), order.len() + 1, "one gather per call count");
-    for (clones, (returned, numbers, ledger)) in seen.gathers.iter().enumerate() {
-        let scenario = if clones < order.len() {
-            format!("gather of {} items whose clone number {clones} panics", order.len())
-        } else {
-            format!("gather of {} items (no clone panics)", order.len())
-        };
-        assert_eq!(*returned, clones == order.len(), "{scenario}: the panic must reach the caller");
-        if *returned {
-            assert_eq!(numbers.len(), order.len(), "{scenario}: one item per index");
+    let scenarios = scenarios(seed);
+    assert_eq!(seen.gathers.len(), scenarios.len(), "one list of gathers per scenario");
+    for ((len, order), gathers) in scenarios.iter().zip(&seen.gathers) {
+        assert_eq!(gathers.len(), order.len() + 1, "one gather per call count");
+        for (clones, (returned, numbers, ledger)) in gathers.iter().enumerate() {
+            let scenario = if clones < order.len() {
+                format!("gather of {} of {len} items ({order:?}) whose clone number {clones} panics", order.len())
+            } else {
+                format!("gather of {} of {len} items ({order:?}), no clone panicking", order.len())
+            };
+            assert_eq!(*returned, clones == order.len(), "{scenario}: the panic must reach the caller");
+            if *returned {
+                assert_eq!(numbers.len(), order.len(), "{scenario}: one item per index");
+            }
+            assert_eq!(
+                ledger.created.len(),
+                len + clones.min(order.len()),
+                "{scenario}: gather must clone each item once, in order, and stop at the panic"
+            );
+            assert_each_dropped_once(ledger, &scenario);
         }
-        assert_eq!(
-            ledger.created.len(),
-            LEN + clones.min(order.len()),
-            "{scenario}: gather must clone each item once, in order, and stop at the panic"
-        );
-        assert_each_dropped_once(ledger, &scenario);
     }
     let (numbers, ledger) = &seen.swaps;
     // Items 0..LEN; item LEN is the clone written over the last one (which
