@@ -188,6 +188,16 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
     if finished.stderr.contains("has overflowed its stack") {
         return refused(Status::Stopped("it overflowed its stack".to_owned()));
     }
+    // A case program has no /proc, so std cannot find the main thread's
+    // guard page and a stack overflow there ends as a plain SIGSEGV (the
+    // sandbox reports a child's signal as 128 + its number).
+    if status.code() == Some(128 + 11)
+        || std::os::unix::process::ExitStatusExt::signal(&status) == Some(11)
+    {
+        return refused(Status::Stopped(
+            "it crashed with SIGSEGV: most likely it overflowed its stack (unbounded recursion), or it touched memory it may not".to_owned(),
+        ));
+    }
     if !status.success() {
         let how = match status.code() {
             Some(101) => "the code under test panicked (see the details)".to_owned(),
