@@ -4,7 +4,8 @@
 //! on sets of every size: two sets are equal exactly when they hold the
 //! same keys, whatever order they were built in; they compare as their
 //! keys in order do (as std's `BTreeSet` does); `partial_cmp` is `cmp`;
-//! equal sets hash the same. Among the sets are chains hundreds of nodes
+//! equal sets hash the same, and sets of different keys do not all hash
+//! alike. Among the sets are chains hundreds of nodes
 //! deep (keys inserted in increasing and in decreasing order), whose
 //! iteration must give every key: an iterator with a fixed-size stack
 //! loses keys there. A trait the crate does not have is not asked.
@@ -34,6 +35,10 @@ pub struct Seen {
     non_empty_eq: Option<Vec<Vec<bool>>>,
     non_empty_partial_cmp: Option<Vec<Vec<Option<i8>>>>,
     non_empty_hash: Option<Vec<u64>>,
+    /// The hashes of eight sets of one key each, different keys: a hash
+    /// of the keys tells some of them apart.
+    #[serde(default)]
+    single_key_hashes: Option<Vec<u64>>,
 }
 
 /// The key lists: each random one also in two other orders (one set, two
@@ -213,6 +218,13 @@ pub fn observe(seed: Seed) -> Seen {
         non_empty_eq: pairs(&only, |a, b| (&probe_non_empty).eq_of(a, b)),
         non_empty_partial_cmp: pairs(&only, |a, b| (&probe_non_empty).partial_cmp_of(a, b)),
         non_empty_hash: only.iter().map(|set| (&probe_non_empty).hash_of(set)).collect(),
+        single_key_hashes: (0..8u32)
+            .map(|key| {
+                let mut set = OrderedSet::new();
+                set.insert(key * 7 + 1);
+                (&probe).hash_of(&set)
+            })
+            .collect(),
     }
 }
 
@@ -310,6 +322,13 @@ pub fn judge(seed: Seed, seen: Seen) {
     assert_eq!(models.len(), lists.len(), "one observation per set");
     let all: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
     check_pairs("set", &all, &models, &seen.eq, &seen.partial_cmp, &seen.cmp, &seen.hash);
+    if let Some(hashes) = &seen.single_key_hashes {
+        let distinct: std::collections::BTreeSet<&u64> = hashes.iter().collect();
+        assert!(
+            distinct.len() > 1,
+            "eight sets of one key each, all different keys, hash alike: the hash must hash the keys (in order, as `BTreeSet` does), not only how many there are"
+        );
+    }
     let non_empty_models = check_sets("a non-empty set", &seen.non_empty);
     let non_empty_lists: Vec<&[u32]> = lists
         .iter()
