@@ -268,6 +268,14 @@ impl Term {
         self.wait_until(&format!("{text:?}"), limit, |screen| screen.contains(text))
     }
 
+    /// Waits until the screen shows every one of `texts` at once: a screen
+    /// read as soon as its first line is drawn may lack the rest.
+    fn wait_for_all(&self, texts: &[&str], limit: Duration) -> String {
+        self.wait_until(&format!("all of {texts:?}"), limit, |screen| {
+            texts.iter().all(|text| screen.contains(text))
+        })
+    }
+
     /// Types `keys`, with no Enter.
     fn keys(&mut self, keys: &str) {
         self.input.write_all(keys.as_bytes()).expect("type");
@@ -340,8 +348,8 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
         (40, 110),
         &[("RUSTC", &script), ("FORCE_HYPERLINK", "1")],
     );
-    let screen = term.wait_for("Grading ordered-tree for the first time", SHOW);
-    for expected in [
+    let expected = [
+        "Grading ordered-tree for the first time",
         "The first grade builds the exercise, its cases and their dependencies",
         "Exercise 1 of 6: An ordered tree (ordered-tree)",
         "Read  book/src/ordered-tree.md",
@@ -351,9 +359,8 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
         "Step  enforcement: Make the tree module the only code",
         "Work  src/set.rs:20  and 7 more marked TODO(enforcement), in src/set.rs, src/tree.rs",
         "q quit",
-    ] {
-        assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
-    }
+    ];
+    let screen = term.wait_for_all(&expected, SHOW);
     assert!(
         !screen.contains("Grade 1 took"),
         "the grade is held, yet it ended:\n{screen}"
@@ -369,8 +376,7 @@ fn the_first_screen_comes_before_the_first_grade_ends() {
     );
 
     gate.open();
-    let screen = term.wait_for("Grade 1 took", GRADE);
-    assert!(screen.contains("✗ enforcement/"), "{screen}");
+    let screen = term.wait_for_all(&["Grade 1 took", "✗ enforcement/"], GRADE);
     assert!(!screen.contains("The first grade builds"), "{screen}");
     term.keys("q");
     assert_eq!(term.exit_code(SHOW), 0);
@@ -412,8 +418,7 @@ fn single_keys_redraw_a_fitted_screen() {
     term.keys("r");
     term.wait_for("Grade 2 took", GRADE);
     term.keys("e");
-    let screen = term.wait_for("Opened src/set.rs", SHOW);
-    assert!(screen.contains("Exercise 1 of 6"), "{screen}");
+    term.wait_for_all(&["Opened src/set.rs", "Exercise 1 of 6"], SHOW);
     term.keys("2");
     term.wait_for("Opened src/lib.rs", SHOW);
     let opened = std::fs::read_to_string(&editor_log).expect("the editor ran");
@@ -452,8 +457,10 @@ fn a_crate_that_does_not_compile_is_its_own_state() {
     let lib = course.join("exercises/ordered-tree/src/lib.rs");
     let starter = std::fs::read_to_string(&lib).expect("lib.rs");
     break_crate(&course);
-    let screen = term.wait_for("Your crate does not compile", GRADE);
-    assert!(screen.contains("unclosed delimiter"), "{screen}");
+    let screen = term.wait_for_all(
+        &["Your crate does not compile", "unclosed delimiter"],
+        GRADE,
+    );
     assert!(
         screen.contains("--> exercises/ordered-tree/src/lib.rs:"),
         "{screen}"
@@ -570,8 +577,10 @@ fn list_shows_states_without_grading_and_continues_here() {
             .any(|line| line.starts_with('>') && line.contains("send-marker "))
     });
     term.keys("\r");
-    let screen = term.wait_for("Exercise 3 of 6: A Send-like marker", SHOW);
-    assert!(screen.contains("Grading send-marker"), "{screen}");
+    term.wait_for_all(
+        &["Exercise 3 of 6: A Send-like marker", "Grading send-marker"],
+        SHOW,
+    );
     term.keys("q");
     assert_eq!(term.exit_code(SHOW), 0);
     drop(gate);
@@ -598,23 +607,24 @@ fn finishing_an_exercise_pauses_until_n() {
     term.wait_for("Grade 1 took", GRADE);
     apply_solution(&course, "ordered-tree");
     let (total, _, _) = ordered_tree_points();
-    let screen = term.wait_for(
+    term.wait_for(
         &format!("ordered-tree is done: {total}/{total} points"),
         GRADE,
     );
-    for expected in [
-        "What you achieved",
-        "✓ enforcement:",
-        "solutions/ordered-tree/",
-        "git diff --no-index exercises/ordered-tree/src solutions/ordered-tree/src",
-        "Further reading, from book/src/ordered-tree.md",
-        // Wrapped at the terminal's 110 columns, after "chapter".
-        "Press n for the next exercise: Option and panic as a smell (witness-types), chapter",
-        "book/src/witness-types.md.",
-        "n next exercise",
-    ] {
-        assert!(screen.contains(expected), "no {expected:?} in:\n{screen}");
-    }
+    let screen = term.wait_for_all(
+        &[
+            "What you achieved",
+            "✓ enforcement:",
+            "solutions/ordered-tree/",
+            "git diff --no-index exercises/ordered-tree/src solutions/ordered-tree/src",
+            "Further reading, from book/src/ordered-tree.md",
+            // Wrapped at the terminal's 110 columns, after "chapter".
+            "Press n for the next exercise: Option and panic as a smell (witness-types), chapter",
+            "book/src/witness-types.md.",
+            "n next exercise",
+        ],
+        SHOW,
+    );
     assert!(screen.contains("Exercise 1 of 6"), "it waits:\n{screen}");
     term.keys("n");
     term.wait_for(
@@ -633,8 +643,7 @@ fn manual_run_grades_on_r() {
     let course = course_copy("manual");
     graded_once(&course, "ordered-tree");
     let mut term = Term::start(&course, &["--manual-run"], (40, 110), &[]);
-    let screen = term.wait_for("Grade 1 took", GRADE);
-    assert!(screen.contains("press r to grade again"), "{screen}");
+    let screen = term.wait_for_all(&["Grade 1 took", "press r to grade again"], GRADE);
     assert!(!screen.contains("watching exercises/"), "{screen}");
     term.keys("r");
     term.wait_for("Grade 2 took", GRADE);
