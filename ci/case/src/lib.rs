@@ -30,13 +30,16 @@
 //! in advance (the [`Seed`]).
 //!
 //! This crate is compiled next to the learner's code, so it has few
-//! dependencies: serde for observations, fastrand for the seeded inputs.
+//! dependencies: serde for observations, fastrand for the seeded inputs,
+//! proptest for sequences that shrink to a small failing one.
 
 pub mod harness;
 pub mod protocol;
 pub mod seal;
+pub mod shrink;
 
 pub use fastrand::Rng;
+pub use proptest;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

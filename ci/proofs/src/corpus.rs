@@ -499,8 +499,12 @@ fn rejected(index: usize, module: Option<&'static str>, name: &str) -> Rejected 
 /// path, each with a poisoned field (an `Rc` of the item's tag) that the
 /// derive must refuse, and the same shape holding a `Sendable` type that it
 /// must accept (the second list): a type from a `macro_rules!` `$t:ty` (a
-/// group, to `syn`), a parenthesised type, a qualified path (`<T as
-/// Tr>::X`), a macro in type position, `Self`, and the type's own name.
+/// group, to `syn`, alone or inside a generic), a parenthesised type, a
+/// qualified path (`<T as Tr>::X`, to a local trait and to one of `std`), a
+/// macro in type position, a trait object, a slice, an array whose length
+/// is an expression, `Self`, and the type's own name. The test
+/// `corpus_covers_the_field_type_grammar` checks that every kind of
+/// `syn::Type` a field can have appears, rejected and accepted.
 const GRAMMAR: &[(&str, &str, &str)] = &[
     (
         "a type from a macro's `$t:ty` (a group of tokens)",
@@ -521,6 +525,31 @@ const GRAMMAR: &[(&str, &str, &str)] = &[
         "a macro in type position",
         "macro_rules! {lower}_shared {\n    ($t:ty) => {\n        std::rc::Rc<$t>\n    };\n}\n#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub field: {lower}_shared!({tag}),\n}\n",
         "macro_rules! {lower}_owned {\n    ($t:ty) => {\n        Box<$t>\n    };\n}\n#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub field: {lower}_owned!({tag}),\n}\n",
+    ),
+    (
+        "a macro's `$t:ty` nested in generics (a group inside a path)",
+        "macro_rules! {lower}_list {\n    ($name:ident, $t:ty) => {\n        #[derive(Sendable)]\n        pub struct $name {\n            pub id: u32,\n            pub items: Vec<Option<$t>>,\n        }\n    };\n}\n{lower}_list!({name}, std::rc::Rc<{tag}>);\n",
+        "{lower}_list!({name}Good, Box<{tag}>);\n",
+    ),
+    (
+        "a projection through a trait of `std`",
+        "#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub field: <Vec<std::rc::Rc<{tag}>> as IntoIterator>::Item,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub field: <Vec<Box<{tag}>> as IntoIterator>::Item,\n}\n",
+    ),
+    (
+        "a trait object",
+        "#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub job: Box<dyn Fn() -> {tag}>,\n}\n",
+        "/// A job that may move: `Sendable` is its supertrait, so `dyn {name}Job` is `Sendable`.\npub trait {name}Job: Sendable {}\n#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub job: Box<dyn {name}Job>,\n    pub tag: {tag},\n}\n",
+    ),
+    (
+        "a slice in a box",
+        "#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub items: Box<[std::rc::Rc<{tag}>]>,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub items: Box<[Box<{tag}>]>,\n}\n",
+    ),
+    (
+        "an array whose length is a constant expression",
+        "#[derive(Sendable)]\npub struct {name} {\n    pub id: u32,\n    pub items: [std::rc::Rc<{tag}>; 1 + 1],\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good {\n    pub id: u32,\n    pub items: [Box<{tag}>; 2 * 2],\n}\n",
     ),
     (
         "`Self` (a list that links to itself)",

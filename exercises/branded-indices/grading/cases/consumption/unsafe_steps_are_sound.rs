@@ -2,7 +2,8 @@
 //! (`get`, `get_mut`, a view's `get`, `swap`, `gather`) drop every item
 //! exactly once, even when an item's `Clone` panics in the middle of a
 //! `gather` (at each of its calls in turn, for vectors of 0 to 6 items
-//! and orders shorter than, as long as and longer than the vector), and
+//! and orders shorter than, as long as and longer than the vector, and two
+//! shapes drawn from the seed, up to 9 items and 12 positions), and
 //! swapping an item with itself leaves it whole. Items own heap memory, so
 //! a second drop is a double free. Each item records its creation and its drop, so
 //! a drop of memory that was never written, or a second drop, shows. The
@@ -37,13 +38,15 @@ pub struct Seen {
 
 /// The gathers: a vector's length and the order applied to it (empty
 /// ones; an order as long as the vector, a reversal; one with repeats,
-/// longer than the vector; one shorter), from the seed.
+/// longer than the vector; one shorter), then two whose lengths are drawn
+/// too (a vector of 1 to 9 items, orders of 0 to 12 positions), so each
+/// grade, and the run under Miri, tries shapes the fixed ones do not.
 fn scenarios(seed: Seed) -> Vec<(usize, Vec<usize>)> {
     let mut rng = seed.rng();
     let mut drawn = |len: usize, count: usize| -> Vec<usize> { (0..count).map(|_| rng.usize(0..len)).collect() };
     let mut repeated: Vec<usize> = (0..LEN).rev().collect();
     repeated.extend(drawn(LEN, 2));
-    vec![
+    let mut scenarios = vec![
         (0, Vec::new()),
         (1, vec![0]),
         (3, (0..3).rev().collect()),
@@ -51,7 +54,16 @@ fn scenarios(seed: Seed) -> Vec<(usize, Vec<usize>)> {
         (6, drawn(6, 6)),
         (5, drawn(5, 2)),
         (2, drawn(2, 5)),
-    ]
+    ];
+    // The sizes come from a stream of their own, so the orders above stay
+    // what they were for every seed.
+    let mut sizes = Seed(seed.0.wrapping_add(1)).rng();
+    for _ in 0..2 {
+        let len = sizes.usize(1..=9);
+        let count = sizes.usize(0..=12);
+        scenarios.push((len, drawn(len, count)));
+    }
+    scenarios
 }
 
 #[cfg(not(xsafe_judge))]

@@ -53,7 +53,7 @@ tags!(
     Tag41 Tag42 Tag43 Tag44 Tag45 Tag46 Tag47 Tag48
     Tag49 Tag50 Tag51 Tag52 Tag53 Tag54 Tag55 Tag56
     Tag57 Tag58 Tag59 Tag60 Tag61 Tag62 Tag63 Tag64
-    Tag65 Tag66 Tag67
+    Tag65 Tag66 Tag67 Tag68 Tag69 Tag70 Tag71 Tag72
 );
 
 // A field under `#[sendable(skip)]` is an error of its own (the derive
@@ -832,21 +832,66 @@ pub struct R65 {
 }
 //~? ERROR E0277 "Tag65"
 
-// R66: a struct whose field's type is `Self` (a list that links to itself), holding an `Rc`.
-#[derive(Sendable)]
-pub struct R66 {
-    pub value: Tag66,
-    pub next: Option<std::rc::Rc<(Self, Tag66)>>,
+// R66: a struct whose field's type is a macro's `$t:ty` nested in generics (a group inside a path), holding an `Rc`.
+macro_rules! r66_list {
+    ($name:ident, $t:ty) => {
+        #[derive(Sendable)]
+        pub struct $name {
+            pub id: u32,
+            pub items: Vec<Option<$t>>,
+        }
+    };
 }
+r66_list!(R66, std::rc::Rc<Tag66>);
 //~? ERROR E0277 "Tag66"
 
-// R67: a struct whose field's type is the type's own name, in an enum, holding an `Rc`.
+// R67: a struct whose field's type is a projection through a trait of `std`, holding an `Rc`.
 #[derive(Sendable)]
-pub enum R67 {
-    Leaf(Tag67),
-    Shared(std::rc::Rc<(R67, Tag67)>),
+pub struct R67 {
+    pub id: u32,
+    pub field: <Vec<std::rc::Rc<Tag67>> as IntoIterator>::Item,
 }
 //~? ERROR E0277 "Tag67"
+
+// R68: a struct whose field's type is a trait object, holding an `Rc`.
+#[derive(Sendable)]
+pub struct R68 {
+    pub id: u32,
+    pub job: Box<dyn Fn() -> Tag68>,
+}
+//~? ERROR E0277 "Tag68"
+
+// R69: a struct whose field's type is a slice in a box, holding an `Rc`.
+#[derive(Sendable)]
+pub struct R69 {
+    pub id: u32,
+    pub items: Box<[std::rc::Rc<Tag69>]>,
+}
+//~? ERROR E0277 "Tag69"
+
+// R70: a struct whose field's type is an array whose length is a constant expression, holding an `Rc`.
+#[derive(Sendable)]
+pub struct R70 {
+    pub id: u32,
+    pub items: [std::rc::Rc<Tag70>; 1 + 1],
+}
+//~? ERROR E0277 "Tag70"
+
+// R71: a struct whose field's type is `Self` (a list that links to itself), holding an `Rc`.
+#[derive(Sendable)]
+pub struct R71 {
+    pub value: Tag71,
+    pub next: Option<std::rc::Rc<(Self, Tag71)>>,
+}
+//~? ERROR E0277 "Tag71"
+
+// R72: a struct whose field's type is the type's own name, in an enum, holding an `Rc`.
+#[derive(Sendable)]
+pub enum R72 {
+    Leaf(Tag72),
+    Shared(std::rc::Rc<(R72, Tag72)>),
+}
+//~? ERROR E0277 "Tag72"
 
 // R62Good: the same shape, a type from a macro's `$t:ty` (a group of tokens), holding a `Box`.
 r62_struct!(R62Good, Box<Tag62>);
@@ -882,18 +927,52 @@ pub struct R65Good {
     pub field: r65_owned!(Tag65),
 }
 
-// R66Good: the same shape, `Self` (a list that links to itself), holding a `Box`.
+// R66Good: the same shape, a macro's `$t:ty` nested in generics (a group inside a path), holding a `Box`.
+r66_list!(R66Good, Box<Tag66>);
+
+// R67Good: the same shape, a projection through a trait of `std`, holding a `Box`.
 #[derive(Sendable)]
-pub struct R66Good {
-    pub value: Tag66,
+pub struct R67Good {
+    pub id: u32,
+    pub field: <Vec<Box<Tag67>> as IntoIterator>::Item,
+}
+
+// R68Good: the same shape, a trait object, holding a `Box`.
+/// A job that may move: `Sendable` is its supertrait, so `dyn R68Job` is `Sendable`.
+pub trait R68Job: Sendable {}
+#[derive(Sendable)]
+pub struct R68Good {
+    pub id: u32,
+    pub job: Box<dyn R68Job>,
+    pub tag: Tag68,
+}
+
+// R69Good: the same shape, a slice in a box, holding a `Box`.
+#[derive(Sendable)]
+pub struct R69Good {
+    pub id: u32,
+    pub items: Box<[Box<Tag69>]>,
+}
+
+// R70Good: the same shape, an array whose length is a constant expression, holding a `Box`.
+#[derive(Sendable)]
+pub struct R70Good {
+    pub id: u32,
+    pub items: [Box<Tag70>; 2 * 2],
+}
+
+// R71Good: the same shape, `Self` (a list that links to itself), holding a `Box`.
+#[derive(Sendable)]
+pub struct R71Good {
+    pub value: Tag71,
     pub next: Option<Box<Self>>,
 }
 
-// R67Good: the same shape, the type's own name, in an enum, holding a `Box`.
+// R72Good: the same shape, the type's own name, in an enum, holding a `Box`.
 #[derive(Sendable)]
-pub enum R67Good {
-    Leaf(Tag67),
-    Owned(Box<R67Good>),
+pub enum R72Good {
+    Leaf(Tag72),
+    Owned(Box<R72Good>),
 }
 
 /// A trait of this module's own is named `Sendable`, and every type has it: a derive that names the trait without its crate's path implements, or checks, this one.
