@@ -460,7 +460,7 @@ pub fn lint_together(page: &str, quizzes: &[&Quiz]) -> Vec<Problem> {
     };
     let range = question_range(first);
     let questions: usize = quizzes.iter().map(|quiz| quiz.questions.len()).sum();
-    let (mut rejected, mut compiled) = (0, 0);
+    let (mut rejected, mut compiled) = (0_usize, 0_usize);
     for question in quizzes.iter().flat_map(|quiz| &quiz.questions) {
         match question.tracing() {
             Some(Tracing::Rejected { .. }) => rejected += 1,
