@@ -7,8 +7,8 @@
 //   * a Run button (mdBook's `pre.playground` with its `.play-button`) on
 //     exactly the Rust blocks of the chapter that are not `noplayground`,
 //     and on none that uses the course's crates;
-//   * each chapter's quiz answers one question right and one wrong, and
-//     shows the score, the correct answer and the explanations, offline;
+//   * each quiz (a page may hold one after each section) answers one
+//     question wrong and the rest right, and shows the score, the correct answer and the explanations, offline;
 //   * the search finds "invariant";
 //   * every figure's SVG loaded and has a size;
 //   * at 390 px wide, no page scrolls sideways and no text is clipped;
@@ -226,9 +226,11 @@ async function waitFor(expression, what, timeout = 5000) {
     }
     throw new Error(`timed out waiting for ${what}`);
 }
-// Answers the question on screen, rightly or not, and submits it.
-const answerQuestion = (index, right) => evaluate(`(() => {
-    const placeholder = document.querySelector('.quiz-placeholder');
+// Answers the question on screen, rightly or not, and submits it. `quiz`
+// is an expression for the quiz's placeholder (a page may hold several:
+// one after each section it tests).
+const answerQuestion = (quiz, index, right) => evaluate(`(() => {
+    const placeholder = ${quiz};
     const question = JSON.parse(placeholder.dataset.quizQuestions).questions[${index}];
     const form = placeholder.querySelector('.question form.response');
     const inputs = Array.from(form.querySelectorAll('input'));
@@ -243,81 +245,97 @@ const answerQuestion = (index, right) => evaluate(`(() => {
     form.querySelector('input[type=submit]').click();
     return { type: question.type, picks };
 })()`);
+let quizPages = 0;
 for (const md of quizChapters) {
     const name = md.replace(/\.md$/, '.html');
-    const where = `${name} (quiz)`;
     consoleErrors = [];
     await open(base + name, 1200);
     requests.length = 0;
-    try {
-        const count = await waitFor(`(() => {
-            const placeholder = document.querySelector('.quiz-placeholder');
-            return placeholder && placeholder.querySelector('button.start') &&
-                JSON.parse(placeholder.dataset.quizQuestions).questions.length;
-        })()`, 'the quiz and its Start button');
-        if (await evaluate(`typeof window.telemetry !== 'undefined'`)) fail(where, 'window.telemetry is defined: answers would be logged');
-        await evaluate(`document.querySelector('.quiz-placeholder button.start').click()`);
-        for (let index = 0; index < count; index++) {
-            const title = await waitFor(`document.querySelector('.quiz-placeholder .question .prompt h4')?.textContent`, `question ${index + 1}`);
-            const answered = await answerQuestion(index, index !== 1);
-            if (answered.type === 'Tracing') {
-                if (answered.compiles) {
-                    // The stdout box appears once "DOES compile" is chosen.
-                    await waitFor(`!!document.querySelector('.quiz-placeholder .question textarea')`, 'the stdout box');
-                    const stdout = index === 1 ? 'not what it prints' : await evaluate(`JSON.parse(document.querySelector('.quiz-placeholder').dataset.quizQuestions).questions[${index}].answer.stdout`);
-                    await evaluate(`document.querySelector('.quiz-placeholder .question textarea').focus()`);
-                    await page('Input.insertText', { text: String(stdout) });
+    const expected = (readFileSync(join(srcDir, md), 'utf8').match(/\{\{#quiz /g) || []).length;
+    let passed = 0;
+    for (let q = 0; q < expected; q++) {
+        const where = `${name} (quiz ${q + 1} of ${expected})`;
+        const quiz = `document.querySelectorAll('.quiz-placeholder')[${q}]`;
+        try {
+            const count = await waitFor(`(() => {
+                const placeholder = ${quiz};
+                return placeholder && placeholder.querySelector('button.start') &&
+                    JSON.parse(placeholder.dataset.quizQuestions).questions.length;
+            })()`, 'the quiz and its Start button');
+            if (await evaluate(`typeof window.telemetry !== 'undefined'`)) fail(where, 'window.telemetry is defined: answers would be logged');
+            await evaluate(`${quiz}.scrollIntoView(); ${quiz}.querySelector('button.start').click()`);
+            // One answer is wrong: the second, or the only one.
+            const wrong = count > 1 ? 1 : 0;
+            for (let index = 0; index < count; index++) {
+                const title = await waitFor(`${quiz}.querySelector('.question .prompt h4')?.textContent`, `question ${index + 1}`);
+                const answered = await answerQuestion(quiz, index, index !== wrong);
+                if (answered.type === 'Tracing') {
+                    if (answered.compiles) {
+                        // The stdout box appears once "DOES compile" is chosen.
+                        await waitFor(`!!${quiz}.querySelector('.question textarea')`, 'the stdout box');
+                        const stdout = index === wrong ? 'not what it prints' : await evaluate(`JSON.parse(${quiz}.dataset.quizQuestions).questions[${index}].answer.stdout`);
+                        await evaluate(`${quiz}.querySelector('.question textarea').focus()`);
+                        await page('Input.insertText', { text: String(stdout) });
+                    }
+                    await evaluate(`${quiz}.querySelector('.question form.response input[type=submit]').click()`);
                 }
-                await evaluate(`document.querySelector('.quiz-placeholder .question form.response input[type=submit]').click()`);
+                await waitFor(`(() => {
+                    const heading = ${quiz}.querySelector('.question .prompt h4');
+                    return !heading || heading.textContent !== ${JSON.stringify(title)};
+                })()`, `question ${index + 1} to be submitted`);
             }
-            await waitFor(`(() => {
-                const heading = document.querySelector('.quiz-placeholder .question .prompt h4');
-                return !heading || heading.textContent !== ${JSON.stringify(title)};
-            })()`, `question ${index + 1} to be submitted`);
+            const review = await waitFor(`(() => {
+                const placeholder = ${quiz};
+                const score = Array.from(placeholder.querySelectorAll('p')).find(p => /You answered/.test(p.textContent));
+                return score && { score: score.textContent.replace(/\\s+/g, ' ').trim() };
+            })()`, 'the answer review');
+            if (!review.score.includes(`${count - 1}/${count}`))
+                fail(where, `answered ${count - 1} of ${count} right, the review says "${review.score}"`);
+            const giveUp = await evaluate(`(() => {
+                const button = Array.from(${quiz}.querySelectorAll('button')).find(b => /see the correct answers/.test(b.textContent));
+                if (button) button.click();
+                return !!button;
+            })()`);
+            if (!giveUp) fail(where, 'the review offers no "see the correct answers" after a wrong answer');
+            const shown = await waitFor(`(() => {
+                const placeholder = ${quiz};
+                const questions = JSON.parse(placeholder.dataset.quizQuestions).questions;
+                const answers = Array.from(placeholder.querySelectorAll('.answer-wrapper'));
+                if (answers.length !== questions.length || !answers[${count > 1 ? 1 : 0}].querySelector('.context')) return null;
+                const words = text => text.replace(/[\`*_]/g, '').replace(/\\s+/g, ' ').trim().split(' ').slice(0, 6).join(' ');
+                return answers.slice(0, 2).map((answer, i) => ({
+                    right: answer.querySelectorAll('.correct').length,
+                    wrong: answer.querySelectorAll('.incorrect').length,
+                    corrected: /The correct answer is/.test(answer.textContent),
+                    explained: answer.querySelector('.context').textContent.replace(/\\s+/g, ' ').includes(words(questions[i].context)),
+                }));
+            })()`, 'the correct answers and their explanations');
+            shown.forEach((answer, i) => {
+                if (i === wrong) {
+                    if (!answer.wrong || !answer.corrected) fail(where, `answer ${i + 1}, wrong, is not shown as wrong with the correct one: ${JSON.stringify(answer)}`);
+                } else if (!answer.right || answer.wrong || answer.corrected) {
+                    fail(where, `answer ${i + 1}, right, is not shown as right: ${JSON.stringify(answer)}`);
+                }
+                if (!answer.explained) fail(where, `an explanation (the question's context) is missing: ${JSON.stringify(shown)}`);
+            });
+            quizzes += 1;
+            passed += 1;
+        } catch (error) {
+            fail(where, error.message);
         }
-        const review = await waitFor(`(() => {
-            const placeholder = document.querySelector('.quiz-placeholder');
-            const score = Array.from(placeholder.querySelectorAll('p')).find(p => /You answered/.test(p.textContent));
-            return score && { score: score.textContent.replace(/\\s+/g, ' ').trim() };
-        })()`, 'the answer review');
-        if (!review.score.includes(`${count - 1}/${count}`))
-            fail(where, `answered ${count - 1} of ${count} right, the review says "${review.score}"`);
-        const giveUp = await evaluate(`(() => {
-            const button = Array.from(document.querySelectorAll('.quiz-placeholder button')).find(b => /see the correct answers/.test(b.textContent));
-            if (button) button.click();
-            return !!button;
-        })()`);
-        if (!giveUp) fail(where, 'the review offers no "see the correct answers" after a wrong answer');
-        const shown = await waitFor(`(() => {
-            const placeholder = document.querySelector('.quiz-placeholder');
-            const questions = JSON.parse(placeholder.dataset.quizQuestions).questions;
-            const answers = Array.from(placeholder.querySelectorAll('.answer-wrapper'));
-            if (answers.length !== questions.length || !answers[1].querySelector('.context')) return null;
-            const words = text => text.replace(/[\`*_]/g, '').replace(/\\s+/g, ' ').trim().split(' ').slice(0, 6).join(' ');
-            return answers.slice(0, 2).map((answer, i) => ({
-                right: answer.querySelectorAll('.correct').length,
-                wrong: answer.querySelectorAll('.incorrect').length,
-                corrected: /The correct answer is/.test(answer.textContent),
-                explained: answer.querySelector('.context').textContent.replace(/\\s+/g, ' ').includes(words(questions[i].context)),
-            }));
-        })()`, 'the correct answers and their explanations');
-        const [first, second] = shown;
-        if (!first.right || first.wrong || first.corrected) fail(where, `the first answer, right, is not shown as right: ${JSON.stringify(first)}`);
-        if (!second.wrong || !second.corrected) fail(where, `the second answer, wrong, is not shown as wrong with the correct one: ${JSON.stringify(second)}`);
-        if (!first.explained || !second.explained) fail(where, `an explanation (the question's context) is missing: ${JSON.stringify(shown)}`);
-        quizzes += 1;
-    } catch (error) {
-        fail(where, error.message);
     }
+    const found = await evaluate(`document.querySelectorAll('.quiz-placeholder').length`);
+    if (found !== expected) fail(`${name} (quiz)`, `${expected} quizzes included, ${found} on the page`);
+    if (passed === expected) quizPages += 1;
     for (const url of requests) {
         // mdBook's own request for the playground's crate list is counted above.
         if (url.startsWith('https://play.rust-lang.org/')) continue;
         if (!url.startsWith(`http://127.0.0.1:${server.address().port}/`) && !url.startsWith('data:'))
-            fail(where, `the page fetched ${url}: the quiz must work offline and send nothing`);
+            fail(`${name} (quiz)`, `the page fetched ${url}: the quiz must work offline and send nothing`);
     }
-    for (const error of consoleErrors) fail(where, `console error: ${error}`);
+    for (const error of consoleErrors) fail(`${name} (quiz)`, `console error: ${error}`);
 }
-if (quizzes !== quizChapters.length) fail('quizzes', `${quizzes} of the ${quizChapters.length} chapters with a quiz passed`);
+if (quizPages !== quizChapters.length) fail('quizzes', `${quizPages} of the ${quizChapters.length} pages with quizzes passed`);
 await page('Network.disable');
 const quizSeconds = ((Date.now() - quizStarted) / 1000).toFixed(1);
 

@@ -4,7 +4,9 @@
 //! it compiled, and compared with the answer the quiz gives.
 
 use crate::engine::{Build, Engine};
-use crate::quiz::{COURSE_QUIZ, Claim, Kind, Problem, Question, Quiz, Tracing, lint};
+use crate::quiz::{
+    COURSE_QUIZ, Claim, Kind, Problem, Question, Quiz, Tracing, lint, lint_together,
+};
 use crate::shim::{Verdict, Verdicts};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -123,20 +125,20 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
     // Which crates each quiz's programs use.
     let mut crates: BTreeMap<String, Vec<(String, PathBuf)>> = BTreeMap::new();
     for quiz in &quizzes {
-        let exercises: Vec<_> = if quiz.name == COURSE_QUIZ {
+        let exercises: Vec<_> = if quiz.base() == COURSE_QUIZ {
             course.exercises.iter().collect()
-        } else if is_primer(&quiz.name) {
+        } else if is_primer(quiz.base()) {
             // A primer's programs use std only.
             Vec::new()
         } else {
-            match course.exercise(&quiz.name) {
+            match course.exercise(quiz.base()) {
                 Some(exercise) => vec![exercise],
                 None => {
                     problems.push(quiz.problem(
                         None,
                         format!(
-                            "no exercise is called `{}`: a quiz is named after its chapter's exercise, after its primer (`primer-NAME`, the page book/src/primer-NAME.md), or `{COURSE_QUIZ}` for the whole course",
-                            quiz.name
+                            "no exercise is called `{}`: a quiz is named after its chapter's exercise, after its primer (`primer-NAME`, the page book/src/primer-NAME.md), or `{COURSE_QUIZ}` for the whole course, with `.SECTION` after the name for one section's quiz",
+                            quiz.base()
                         ),
                     ));
                     continue;
@@ -161,34 +163,66 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
         included = inclusions;
         problems.extend(chapter_problems);
         for exercise in &course.exercises {
+            let own: Vec<&Quiz> = quizzes
+                .iter()
+                .filter(|quiz| quiz.base() == exercise.name())
+                .collect();
             let quiz = options.quizzes.join(format!("{}.toml", exercise.name()));
-            if !quiz.is_file() {
+            if own.is_empty() {
                 problems.push(Problem {
                     quiz,
                     question: None,
                     what: format!("the chapter of `{}` has no quiz", exercise.name()),
                 });
-            } else if !included
-                .get(&canonical(&quiz))
-                .is_some_and(|chapters| chapters.contains(&exercise.manifest.chapter))
-            {
+            } else if !own.iter().any(|quiz| {
+                included
+                    .get(&canonical(&quiz.path))
+                    .is_some_and(|chapters| chapters.contains(&exercise.manifest.chapter))
+            }) {
                 problems.push(Problem {
                     quiz,
                     question: None,
                     what: format!(
-                        "book/src/{} does not include it: end the chapter with `{{{{#quiz ../quizzes/{}.toml}}}}`",
+                        "book/src/{} includes none of its quizzes: put `{{{{#quiz ../quizzes/{}.toml}}}}` after the chapter's last section, or `{{{{#quiz ../quizzes/{}.SECTION.toml}}}}` after each section",
                         exercise.manifest.chapter,
+                        exercise.name(),
                         exercise.name()
                     ),
                 });
+            }
+        }
+        // Every quiz is on some page, and the rules on a whole quiz apply
+        // to each page's quizzes together.
+        let mut pages: BTreeMap<&str, Vec<&Quiz>> = BTreeMap::new();
+        for quiz in &quizzes {
+            let by = included.get(&canonical(&quiz.path));
+            match by {
+                Some(chapters) if !chapters.is_empty() => {
+                    for chapter in chapters {
+                        pages.entry(chapter.as_str()).or_default().push(quiz);
+                    }
+                }
+                _ => {
+                    if !is_primer(quiz.base()) {
+                        problems.push(quiz.problem(
+                            None,
+                            "no page includes it: put `{{#quiz ../quizzes/FILE.toml}}` after the section it tests",
+                        ));
+                    }
+                }
+            }
+        }
+        for (page, on_page) in &pages {
+            if on_page.iter().any(|quiz| quiz.is_section()) {
+                problems.extend(lint_together(&format!("book/src/{page}"), on_page));
             }
         }
     }
 
     // Each primer's quiz is included by its primer's page.
     if options.chapters {
-        for quiz in quizzes.iter().filter(|quiz| is_primer(&quiz.name)) {
-            let page = format!("{}.md", quiz.name);
+        for quiz in quizzes.iter().filter(|quiz| is_primer(quiz.base())) {
+            let page = format!("{}.md", quiz.base());
             if !included
                 .get(&canonical(&quiz.path))
                 .is_some_and(|chapters| chapters.contains(&page))
@@ -221,7 +255,10 @@ pub fn check(root: &Path, options: &Options) -> Result<Checked, String> {
             let file = format!("q{}.rs", question.title);
             let source = package_dir.join("src").join(&file);
             write_if_changed(&source, &annotated(program, answer))?;
-            bins.push((format!("quiz-{}-{}", quiz.name, question.title), file));
+            bins.push((
+                format!("quiz-{}-{}", package_part(&quiz.name), question.title),
+                file,
+            ));
             programs.push(Program {
                 quiz,
                 question,
@@ -555,7 +592,13 @@ fn package_name(dir: &Path) -> Result<String, String> {
 
 /// The generated package of a quiz.
 fn package(quiz: &str) -> String {
-    format!("xsafe-quiz-{quiz}")
+    format!("xsafe-quiz-{}", package_part(quiz))
+}
+
+/// A quiz's name as part of a package or binary name, which cannot hold a
+/// dot: `send-marker.spawn` becomes `send-marker--spawn`.
+fn package_part(quiz: &str) -> String {
+    quiz.replace('.', "--")
 }
 
 fn package_manifest(quiz: &str, bins: &[(String, String)], crates: &[(String, PathBuf)]) -> String {

@@ -1,7 +1,7 @@
 //! The quizzes of the X-safe Rust book, and the check of their answer key.
 //!
-//! Each chapter of the book ends with a quiz (`book/quizzes/NAME.toml`,
-//! rendered by mdbook-quiz). Most questions show a program that uses the
+//! Each chapter of the book has quizzes, one after each section it tests
+//! (`book/quizzes/NAME.SECTION.toml`, rendered by mdbook-quiz). Most questions show a program that uses the
 //! chapter's crate and ask whether it compiles, and if not, where and why.
 //! The answers cannot lie: [`check`] compiles every program against the
 //! chapter's reference crate with the course's grading engine, judges each

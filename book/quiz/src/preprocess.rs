@@ -162,7 +162,7 @@ fn without_quizzes(input: &[u8], pinned: &str) -> ExitCode {
     }
     let mut book = parts.remove(1);
     let note = format!(
-        "> **Quiz.** This chapter ends with a quiz, which this build of the book leaves out: \
+        "> **Quiz.** A quiz on the section above stands here; this build of the book leaves it out: \
          mdbook-quiz is not installed. `cargo xsafe book --install` installs it, or \
          `cargo install --locked mdbook-quiz --version ={pinned} --root target/tools`."
     );

@@ -2,6 +2,13 @@
 //! format), read into what the check needs, and the rules a quiz follows
 //! before anything is compiled.
 //!
+//! A chapter's quiz may be one file, `NAME.toml`, or one file per section,
+//! `NAME.SECTION.toml`, each included right after the section it tests.
+//! `NAME` (the part before the first dot) says whose crate the programs
+//! use: an exercise's, `course` for all of them, or `primer-NAME` for std
+//! only. The rules on a whole quiz (how many questions, as many programs
+//! that compile as that do not) apply to each page's quizzes together.
+//!
 //! mdbook-quiz ignores keys it does not know, so the course keeps the part
 //! of the answer key that the reader must not see in one such key: a
 //! Tracing question whose program does not compile has
@@ -29,7 +36,8 @@ use std::path::{Path, PathBuf};
 pub struct Quiz {
     /// Its path.
     pub path: PathBuf,
-    /// Its file stem: the exercise whose crate it uses, or `course`.
+    /// Its file stem: `NAME` or `NAME.SECTION`, where `NAME` is the
+    /// exercise whose crate it uses, `course`, or `primer-NAME`.
     pub name: String,
     /// Its questions, in order.
     pub questions: Vec<Question>,
@@ -202,6 +210,18 @@ impl Question {
 }
 
 impl Quiz {
+    /// Whose crate its programs use: the part of its name before the
+    /// first dot (`send-marker` for `send-marker.spawn`).
+    pub fn base(&self) -> &str {
+        self.name.split('.').next().unwrap_or(&self.name)
+    }
+
+    /// Whether it is one section's quiz (`NAME.SECTION`), which is
+    /// counted with the other quizzes of its page.
+    pub fn is_section(&self) -> bool {
+        self.name.contains('.')
+    }
+
     /// A problem of this quiz, about `question` if given.
     pub fn problem(&self, question: Option<&Question>, what: impl Into<String>) -> Problem {
         Problem {
@@ -416,9 +436,10 @@ enum Answer {
 
 /// How many questions a quiz may have: a chapter's quiz 5 to 8, the
 /// course's (its closing chapter's) up to 12. Each part of a multipart
-/// group counts, as in the quiz's header.
+/// group counts, as in the quiz's header. A page's section quizzes count
+/// together.
 pub fn question_range(quiz: &Quiz) -> std::ops::RangeInclusive<usize> {
-    if quiz.name == COURSE_QUIZ {
+    if quiz.base() == COURSE_QUIZ {
         5..=12
     } else {
         5..=8
@@ -428,20 +449,61 @@ pub fn question_range(quiz: &Quiz) -> std::ops::RangeInclusive<usize> {
 /// The file stem of the quiz across the whole course.
 pub const COURSE_QUIZ: &str = "course";
 
-/// Everything wrong with a quiz that shows before compiling anything.
-pub fn lint(quiz: &Quiz) -> Vec<Problem> {
+/// The rules on a whole quiz, for the quizzes one page includes: as many
+/// questions as `question_range` allows, and the programs that compile
+/// and those that do not within one of each other. `quizzes` is not
+/// empty; problems are reported on the first.
+pub fn lint_together(page: &str, quizzes: &[&Quiz]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let range = question_range(quiz);
-    if !range.contains(&quiz.questions.len()) {
-        problems.push(quiz.problem(
+    let Some(first) = quizzes.first() else {
+        return problems;
+    };
+    let range = question_range(first);
+    let questions: usize = quizzes.iter().map(|quiz| quiz.questions.len()).sum();
+    let (mut rejected, mut compiled) = (0_usize, 0_usize);
+    for question in quizzes.iter().flat_map(|quiz| &quiz.questions) {
+        match question.tracing() {
+            Some(Tracing::Rejected { .. }) => rejected += 1,
+            Some(Tracing::Compiles { .. }) => compiled += 1,
+            None => {}
+        }
+    }
+    let whose = if quizzes.len() == 1 && !first.is_section() {
+        String::new()
+    } else if quizzes.len() == 1 {
+        format!(" (the only quiz of {page})")
+    } else {
+        format!(" (the {} quizzes of {page} together)", quizzes.len())
+    };
+    if !range.contains(&questions) {
+        problems.push(first.problem(
             None,
             format!(
-                "{} questions; a quiz of this kind has {} to {}",
-                quiz.questions.len(),
+                "{questions} questions{whose}; a quiz of this kind has {} to {}",
                 range.start(),
                 range.end()
             ),
         ));
+    }
+    // About as many programs compile as do not, so that "it does not
+    // compile" is not a safe guess.
+    if rejected.abs_diff(compiled) > 1 {
+        problems.push(first.problem(
+            None,
+            format!(
+                "{compiled} programs compile and {rejected} do not{whose}: keep the two within one of each other, so that neither answer is a safe guess"
+            ),
+        ));
+    }
+    problems
+}
+
+/// Everything wrong with a quiz that shows before compiling anything. A
+/// section's quiz is counted with the rest of its page (`lint_together`).
+pub fn lint(quiz: &Quiz) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if !quiz.is_section() {
+        problems.extend(lint_together(&format!("{}.toml", quiz.name), &[quiz]));
     }
     // Every answer is judged by the compiler: each question is a program
     // (a Tracing question) or the "why" question of a rejected one.
@@ -452,24 +514,6 @@ pub fn lint(quiz: &Quiz) -> Vec<Problem> {
                 "no program backs its answer: a question is a Tracing question, or the \"why\" question right after a program that does not compile, so that the check judges every answer",
             ));
         }
-    }
-    // About as many programs compile as do not, so that "it does not
-    // compile" is not a safe guess.
-    let count = |wanted: fn(&Tracing) -> bool| {
-        quiz.questions
-            .iter()
-            .filter(|question| question.tracing().is_some_and(wanted))
-            .count()
-    };
-    let rejected = count(|answer| matches!(answer, Tracing::Rejected { .. }));
-    let compiled = count(|answer| matches!(answer, Tracing::Compiles { .. }));
-    if rejected.abs_diff(compiled) > 1 {
-        problems.push(quiz.problem(
-            None,
-            format!(
-                "{compiled} programs compile and {rejected} do not: keep the two within one of each other, so that neither answer is a safe guess"
-            ),
-        ));
     }
     for group in quiz.multipart.keys() {
         if !quiz
@@ -875,6 +919,33 @@ context = "It prints."
                 .iter()
                 .any(|p| p.what.contains("0 programs compile and 3 do not")),
             "{problems:#?}"
+        );
+    }
+
+    /// A section's quiz is not counted alone: its page's quizzes are
+    /// counted together, so three small quizzes make one chapter's quiz.
+    #[test]
+    fn section_quizzes_count_together() {
+        let section = |name: &str| Quiz::parse(Path::new("q.toml"), name, GOOD).expect("a quiz");
+        let one = section("ordered-tree.enforcement");
+        assert!(one.is_section());
+        assert_eq!(one.base(), "ordered-tree");
+        assert!(lint(&one).is_empty(), "{:#?}", lint(&one));
+        let alone = lint_together("book/src/ordered-tree.md", &[&one]);
+        let what: Vec<&str> = alone.iter().map(|p| p.what.as_str()).collect();
+        assert_eq!(
+            what,
+            [
+                "3 questions (the only quiz of book/src/ordered-tree.md); a quiz of this kind has 5 to 8"
+            ]
+        );
+        let two = section("ordered-tree.consumption");
+        assert!(lint_together("book/src/ordered-tree.md", &[&one, &two]).is_empty());
+        let three = section("ordered-tree.more");
+        let lopsided = lint_together("book/src/ordered-tree.md", &[&one, &two, &three]);
+        assert!(
+            lopsided.iter().any(|p| p.what.contains("9 questions")),
+            "{lopsided:#?}"
         );
     }
 
