@@ -1190,22 +1190,24 @@ mod tests {
     #[test]
     fn runs_a_program_with_its_input() {
         let dir = scratch("program");
-        let confiner = confiner(&dir);
-        let sh = confiner
-            .install(&std::fs::read("/bin/sh").expect("sh"))
-            .expect("installs");
-        let run = confiner
-            .run_program(
-                &sh,
-                &["-c", "read line; echo \"got $line\"; pwd"],
-                b"hello\n".to_vec(),
-                1 << 20,
-                bounds(),
-            )
-            .expect("runs");
+        let run = run_sh(&dir, "read line; echo \"got $line\"; pwd", b"hello\n");
         assert_eq!(run.stdout, "got hello\n/\n", "{}", run.stderr);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// Runs `script` with a `/bin/sh` installed in the confinement, as a
+    /// program (the way the observing program and the judge run), with
+    /// `input` on its standard input.
+    fn run_sh(dir: &Path, script: &str, input: &[u8]) -> Bounded {
+        let confiner = confiner(dir);
+        let sh = confiner
+            .install(&std::fs::read("/bin/sh").expect("sh"))
+            .expect("installs");
+        confiner
+            .run_program(&sh, &["-c", script], input.to_vec(), 1 << 20, bounds())
+            .expect("runs")
+    }
+
     /// Under bubblewrap a program (the observing program, the judge) has
     /// no `/proc`: it cannot read its own memory through `/proc/self/mem`
     /// nor see other processes. A job (a build) still has one.
@@ -1216,22 +1218,11 @@ mod tests {
             return;
         }
         let dir = scratch("no-proc");
-        let confiner = confiner(&dir);
-        let sh = confiner
-            .install(&std::fs::read("/bin/sh").expect("sh"))
-            .expect("installs");
-        let run = confiner
-            .run_program(
-                &sh,
-                &[
-                    "-c",
-                    "cat /proc/self/maps >/dev/null 2>&1 && echo mem-readable; ls /proc 2>/dev/null | wc -l",
-                ],
-                Vec::new(),
-                1 << 20,
-                bounds(),
-            )
-            .expect("runs");
+        let run = run_sh(
+            &dir,
+            "cat /proc/self/maps >/dev/null 2>&1 && echo mem-readable; ls /proc 2>/dev/null | wc -l",
+            b"",
+        );
         assert_eq!(run.stdout.trim(), "0", "{}", run.stderr);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -135,10 +135,6 @@ fn starter_snapshot_is_current() {
 /// ("every integer and float type", "tuples", "arrays").
 #[test]
 fn required_items_are_what_the_starter_asks_for() {
-    let generic = |word: &str| {
-        let rest = word.trim_start_matches(['T', 'C']);
-        word.len() > 1 && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
-    };
     let keywords = [
         "impl",
         "for",
@@ -237,7 +233,7 @@ fn required_items_are_what_the_starter_asks_for() {
             let words: Vec<&str> = line
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|word| !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit()))
-                .filter(|word| !keywords.contains(word) && !given.contains(word) && !generic(word))
+                .filter(|word| !keywords.contains(word) && !given.contains(word) && !is_generic_param(word))
                 .filter(|word| {
                     !(word.starts_with('l') && word[1..].chars().all(|c| c.is_ascii_digit()))
                 })
@@ -327,6 +323,13 @@ fn every_named_probe_uses_its_item() {
 
 /// What of `item` (an API line) `source` does not use, in words; `None`
 /// when it names the item's type and uses it.
+/// Whether `word` is one of the API's canonical generic parameters: `T0`,
+/// `T1`, ... for types and `C0`, ... for constants.
+fn is_generic_param(word: &str) -> bool {
+    let rest = word.trim_start_matches(['T', 'C']);
+    word.len() > 1 && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
+}
+
 fn unused_item(item: &str, source: &str) -> Option<String> {
     let name_of = |text: &str| -> String {
         text.trim_start_matches(['&', '(', '['])
@@ -334,9 +337,6 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
             .next()
             .unwrap_or_default()
             .to_owned()
-    };
-    let is_generic = |name: &str| {
-        name.len() > 1 && name.starts_with('T') && name[1..].chars().all(|c| c.is_ascii_digit())
     };
     if let Some(rest) = item.strip_prefix("fn ") {
         let path = rest.split('(').next().unwrap_or_default();
@@ -359,7 +359,7 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
         return (!source.contains("impl_lock_after!"))
             .then(|| "calls `impl_lock_after!`".to_owned());
     }
-    if !type_name.is_empty() && !is_generic(&type_name) && !source.contains(type_name.as_str()) {
+    if !type_name.is_empty() && !is_generic_param(&type_name) && !source.contains(type_name.as_str()) {
         return Some(format!("names `{type_name}`"));
     }
     let uses: &[&str] = match trait_name.as_str() {
