@@ -112,6 +112,23 @@ cargo test --locked
 step Testing "benchmarks, one quick run each (cargo test --benches)"
 cargo test --locked --benches
 
+# The CI templates must be what GitHub and GitLab accept: check-jsonschema
+# (PyPI) validates them against the schemas it bundles (SchemaStore's
+# GitHub workflow and GitLab CI schemas), offline. It is installed on first
+# use into a virtual environment under target/tools.
+jsonschema_venv="$root/target/tools/venv"
+check_jsonschema="$jsonschema_venv/bin/check-jsonschema"
+if ! "$check_jsonschema" --version >/dev/null 2>&1; then
+    step Installing "check-jsonschema into target/tools/venv (pip, first run only)"
+    t0=$(date +%s)
+    { python3 -m venv "$jsonschema_venv" && "$jsonschema_venv/bin/python" -m pip install --quiet check-jsonschema; } \
+        || { printf '%s%12s%s %s\n' "$red" "error" "$reset" "cannot install check-jsonschema (needs python3 with venv and pip, and PyPI): the CI templates cannot be validated"; exit 1; }
+    step Installed "check-jsonschema in $(( $(date +%s) - t0 ))s"
+fi
+step Checking "the CI templates against GitHub's and GitLab's schemas (check-jsonschema)"
+"$check_jsonschema" --builtin-schema vendor.github-workflows ci/templates/github/*.yml
+"$check_jsonschema" --builtin-schema vendor.gitlab-ci ci/templates/gitlab/*.yml
+
 # The book's mdbook version is written once, in book/mdbook-version (the
 # Pages workflow and `cargo xsafe book --install` read it too).
 mdbook_version=$(cat book/mdbook-version)

@@ -19,7 +19,6 @@ use crate::report::{ExerciseStatus, Report};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use xsafe_grade::Course;
 use xsafe_sandbox::submission::{escape, is_real_dir};
 
 /// One submission of the class.
@@ -296,27 +295,78 @@ impl Runner {
     }
 }
 
+/// What a gradebook is of, beside its rows: the exercises graded (each
+/// with its points), the seed every grade used, and the course's identity.
+/// A sharded run records it in each part, and the merge refuses parts
+/// whose headers differ (see [`crate::merge`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The exercises graded, in the book's order, with their points.
+    pub exercises: Vec<(String, u32)>,
+    /// The seed of every behaviour case's inputs.
+    pub seed: u64,
+    /// The course the cases came from.
+    pub course: crate::merge::CourseId,
+}
+
+impl Header {
+    fn names(&self) -> Vec<String> {
+        self.exercises
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+}
+
+/// Writes `grades.csv` and `gradebook.md` into `dir` (the rows in order).
+pub fn write_gradebook(dir: &Path, header: &Header, rows: &[Row]) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|err| format!("cannot write {}: {err}", path.display()))
+    };
+    write("grades.csv", &csv(header, rows)?)?;
+    write("gradebook.md", &markdown(header, rows))
+}
+
+/// Each student's folder name under `students/`: [`file_name`] of the
+/// name, with `-2`, `-3`... for a name already taken, in roster order (so
+/// a shard, which sees the whole roster, names its students' folders as
+/// the unsharded run does).
+pub fn folders(students: &[Student]) -> Vec<String> {
+    let mut taken = std::collections::BTreeSet::new();
+    students
+        .iter()
+        .map(|student| {
+            let base = file_name(&student.name);
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.clone()) {
+                n += 1;
+                name = format!("{base}-{n}");
+            }
+            name
+        })
+        .collect()
+}
+
 /// The gradebook as CSV: a row per student, a column per exercise (its
 /// points, empty when not graded), the total, the maximum, and the status.
-pub fn csv(course: &Course, exercises: &[String], rows: &[Row]) -> Result<String, String> {
+pub fn csv(header: &Header, rows: &[Row]) -> Result<String, String> {
+    let exercises = header.names();
     let mut writer = csv::Writer::from_writer(Vec::new());
-    let mut header = vec!["student".to_owned()];
-    header.extend(exercises.iter().cloned());
-    header.extend(["total".to_owned(), "max".to_owned(), "status".to_owned()]);
-    writer
-        .write_record(&header)
-        .map_err(|err| err.to_string())?;
-    let max: u32 = exercises
-        .iter()
-        .filter_map(|name| course.exercise(name))
-        .map(|exercise| exercise.manifest.total_points())
-        .sum();
+    let mut head = vec!["student".to_owned()];
+    head.extend(exercises.iter().cloned());
+    head.extend(["total".to_owned(), "max".to_owned(), "status".to_owned()]);
+    writer.write_record(&head).map_err(|err| err.to_string())?;
+    let max: u32 = header.exercises.iter().map(|(_, max)| max).sum();
     for row in rows {
         let mut record = vec![cell(&row.name)];
-        for name in exercises {
+        for name in &exercises {
             record.push(row.points_of(name).map_or(String::new(), |p| p.to_string()));
         }
-        record.push(row.total(exercises).to_string());
+        record.push(row.total(&exercises).to_string());
         record.push(max.to_string());
         record.push(cell(&status(row)));
         writer
@@ -359,25 +409,26 @@ pub fn status(row: &Row) -> String {
 }
 
 /// The gradebook as Markdown: the class's table (escaped as the report's
-/// Markdown is), then the seed that reproduces every grade.
-pub fn markdown(course: &Course, exercises: &[String], rows: &[Row], seed: u64) -> String {
+/// Markdown is), then the seed that reproduces every grade and the course
+/// graded against. Nothing in it depends on the run's timing or on how the
+/// class was sharded.
+pub fn markdown(header: &Header, rows: &[Row]) -> String {
     use std::fmt::Write as _;
     let md = xsafe_report::render::for_markdown;
+    let exercises = header.names();
+    let seed = header.seed;
     let mut text = format!("# Gradebook: {} submissions\n\n| Student |", rows.len());
-    for name in exercises {
-        let max = course
-            .exercise(name)
-            .map_or(0, |exercise| exercise.manifest.total_points());
+    for (name, max) in &header.exercises {
         let _ = write!(text, " {name} (/{max}) |");
     }
     text.push_str(" Total | Status |\n|---|");
-    for _ in exercises {
+    for _ in &exercises {
         text.push_str("---:|");
     }
     text.push_str("---:|---|\n");
     for row in rows {
         let _ = write!(text, "| {} |", md(&row.name));
-        for name in exercises {
+        for name in &exercises {
             match row.points_of(name) {
                 Some(points) => {
                     let _ = write!(text, " {points} |");
@@ -385,11 +436,17 @@ pub fn markdown(course: &Course, exercises: &[String], rows: &[Row], seed: u64) 
                 None => text.push_str(" - |"),
             }
         }
-        let _ = writeln!(text, " {} | {} |", row.total(exercises), md(&status(row)));
+        let _ = writeln!(text, " {} | {} |", row.total(&exercises), md(&status(row)));
     }
     let _ = writeln!(
         text,
         "\nEvery grade used the seed `{seed:#x}`: `xsafe-grader SUBMISSION --seed {seed:#x}` grades one again with the same inputs."
+    );
+    let _ = writeln!(
+        text,
+        "\nThe cases came from the course at commit `{}` (its exercises' files: fingerprint `{}`).",
+        md(&header.course.commit),
+        header.course.fingerprint
     );
     text
 }

@@ -12,6 +12,8 @@
 
 mod class;
 mod grading;
+mod merge;
+mod shard;
 mod slot;
 
 use anstream::{eprintln, println};
@@ -39,7 +41,8 @@ use xsafe_sandbox::submission;
 )]
 struct Cli {
     /// The submission: a copy of the course (with `exercises/`), or its
-    /// `exercises/` folder.
+    /// `exercises/` folder. With --class, the class; with --merge, the
+    /// folder holding the shards' parts.
     #[arg(required_unless_present = "print_schema")]
     submission: Option<PathBuf>,
 
@@ -86,13 +89,29 @@ struct Cli {
     /// per sub-folder (as GitHub Classroom's tools download them), or a
     /// file listing one per line (`URL` or `NAME URL`, anything `git clone`
     /// takes). Writes the gradebook to --gradebook.
-    #[arg(long, requires = "gradebook")]
+    #[arg(long, requires = "gradebook", conflicts_with = "merge")]
     class: bool,
+
+    /// With --class: grade only the K-th of N shards of the class (K from
+    /// 1 to N), each student in exactly one shard whatever the roster's
+    /// order, and write that part of the gradebook to --gradebook, for
+    /// --merge. Needs --seed, the same for every shard.
+    #[arg(long, value_name = "K/N", requires = "class")]
+    shard: Option<shard::Shard>,
+
+    /// Merge the parts that `--class --shard K/N` wrote: SUBMISSION is a
+    /// folder holding them, one sub-folder each; writes to --gradebook the
+    /// gradebook an unsharded --class run would. Refuses parts of another
+    /// course commit, roster, seed or N, a shard given twice, and a
+    /// missing one.
+    #[arg(long, requires = "gradebook")]
+    merge: bool,
 
     /// With --class: the folder for the gradebook (grades.csv, a row per
     /// student and a column per exercise; gradebook.md; and
-    /// students/NAME/report.json and report.md).
-    #[arg(long, value_name = "DIR", requires = "class")]
+    /// students/NAME/report.json and report.md); with --shard, the folder
+    /// for this shard's part; with --merge, where the merged gradebook goes.
+    #[arg(long, value_name = "DIR")]
     gradebook: Option<PathBuf>,
 
     /// With --class: the longest one submission's grade may take, in
@@ -246,6 +265,15 @@ fn main() -> ExitCode {
         print!("{}", Report::json_schema());
         return ExitCode::SUCCESS;
     }
+    if cli.merge {
+        return match run_merge(&cli) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => could_not_run(&message),
+        };
+    }
+    if cli.gradebook.is_some() && !cli.class {
+        return could_not_run("--gradebook goes with --class or --merge");
+    }
     if cli.class {
         return match run_class(&cli) {
             Ok(()) => ExitCode::SUCCESS,
@@ -362,8 +390,9 @@ fn default_course() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `--class`: grades every submission of the class, one grader process
-/// each (see [`class`]), and writes the gradebook.
+/// `--class`: grades every submission of the class (or of one shard of
+/// it, see [`shard`]), one grader process each (see [`class`]), and writes
+/// the gradebook (or the shard's part of it, see [`merge`]).
 fn run_class(cli: &Cli) -> Result<(), String> {
     let started = Instant::now();
     let Some(list) = cli.submission.as_deref() else {
@@ -372,6 +401,12 @@ fn run_class(cli: &Cli) -> Result<(), String> {
     let Some(gradebook) = cli.gradebook.as_deref() else {
         return Err("--class needs --gradebook DIR".to_owned());
     };
+    if cli.shard.is_some() && cli.seed.is_none() {
+        return Err(
+            "--shard needs --seed SEED, the same for every shard (in CI, such as the run's id), so that every student's cases draw from one seed"
+                .to_owned(),
+        );
+    }
     let course_dir = cli.course.clone().unwrap_or_else(default_course);
     let course = Course::load(&course_dir)
         .map_err(|err| format!("cannot read the course at {}: {err}", course_dir.display()))?;
@@ -402,6 +437,22 @@ fn run_class(cli: &Cli) -> Result<(), String> {
         .clone()
         .unwrap_or_else(|| work_dir.join("build"));
     let seed = cli.seed.unwrap_or_else(random_seed);
+    // What changes a grade, beside the course and the seed: every shard of
+    // a class must agree on it (see `merge`).
+    let mut settings: Vec<String> = Vec::new();
+    if cli.no_miri {
+        settings.push("--no-miri".into());
+    }
+    settings.extend(cli.limits.forward());
+    for name in &exercises {
+        settings.extend(["--exercise".into(), name.clone()]);
+    }
+    if let Some(toolchain) = &cli.toolchain {
+        settings.extend(["--toolchain".into(), toolchain.clone()]);
+    }
+    if let Some(rev) = &cli.rev {
+        settings.extend(["--rev".into(), rev.clone()]);
+    }
     let mut shared: Vec<String> = vec![
         "--course".into(),
         course.root.to_string_lossy().into_owned(),
@@ -414,19 +465,7 @@ fn run_class(cli: &Cli) -> Result<(), String> {
         "--jobs".into(),
         cli.jobs.to_string(),
     ];
-    if cli.no_miri {
-        shared.push("--no-miri".into());
-    }
-    shared.extend(cli.limits.forward());
-    for name in &exercises {
-        shared.extend(["--exercise".into(), name.clone()]);
-    }
-    if let Some(toolchain) = &cli.toolchain {
-        shared.extend(["--toolchain".into(), toolchain.clone()]);
-    }
-    if let Some(rev) = &cli.rev {
-        shared.extend(["--rev".into(), rev.clone()]);
-    }
+    shared.extend(settings.iter().cloned());
     let runner = class::Runner {
         program: std::env::current_exe()
             .map_err(|err| format!("cannot find the grader's own binary: {err}"))?,
@@ -434,31 +473,60 @@ fn run_class(cli: &Cli) -> Result<(), String> {
         work_dir,
         bound: seconds_arg(cli.submission_time_limit, "submission-time-limit")?,
     };
+    let header = class::Header {
+        exercises: exercises
+            .iter()
+            .map(|name| {
+                let max = course
+                    .exercise(name)
+                    .map_or(0, |exercise| exercise.manifest.total_points());
+                (name.clone(), max)
+            })
+            .collect(),
+        seed,
+        course: merge::CourseId::of(&course, &exercises),
+    };
     std::fs::create_dir_all(gradebook.join("students"))
         .map_err(|err| format!("cannot create {}: {err}", gradebook.display()))?;
 
-    let bar = progress_bar(students.len(), ", about {eta} left");
+    // Folders are named over the whole roster, so that a shard names its
+    // students' folders as the unsharded run does.
+    let folders = class::folders(&students);
+    let members: Vec<usize> = match cli.shard {
+        Some(shard) => shard.members(&students),
+        None => (0..students.len()).collect(),
+    };
+    let shard_label = cli.shard.map(|shard| format!("shard {shard}: "));
+    let bar = progress_bar(members.len(), ", about {eta} left");
+    if let Some(label) = &shard_label {
+        bar.set_prefix(format!("Grading {}", label.trim_end_matches(": ")));
+    }
     let on_terminal = !bar.is_hidden();
     if on_terminal {
         bar.enable_steady_tick(Duration::from_millis(200));
     }
     let mut rows = Vec::new();
-    let mut folders = std::collections::BTreeSet::new();
-    for student in &students {
-        let mut folder_name = class::file_name(&student.name);
-        let mut n = 1;
-        while !folders.insert(folder_name.clone()) {
-            n += 1;
-            folder_name = format!("{}-{n}", class::file_name(&student.name));
-        }
+    for (done, &index) in members.iter().enumerate() {
+        let student = &students[index];
         bar.set_message(student.name.clone());
-        let row = runner.grade(student, &gradebook.join("students").join(&folder_name));
+        let row = runner.grade(student, &gradebook.join("students").join(&folders[index]));
+        let progress = progress_line(
+            shard_label.as_deref().unwrap_or(""),
+            done + 1,
+            members.len(),
+            started.elapsed(),
+        );
         let line = match &row.report {
             Some(report) => format!(
-                "{:>12} {} {}/{} in {:.0}s",
+                "{:>12} {} {}/{} in {:.0}s ({progress})",
                 "Graded", row.name, report.points, report.max_points, row.seconds
             ),
-            None => format!("{:>12} {}: {}", "Not graded", row.name, class::status(&row)),
+            None => format!(
+                "{:>12} {}: {} ({progress})",
+                "Not graded",
+                row.name,
+                class::status(&row)
+            ),
         };
         if on_terminal {
             bar.println(line);
@@ -466,25 +534,101 @@ fn run_class(cli: &Cli) -> Result<(), String> {
             eprintln!("{line}");
         }
         bar.inc(1);
-        rows.push(row);
+        rows.push((index, row));
     }
     bar.finish_and_clear();
 
-    let csv = class::csv(&course, &exercises, &rows)?;
-    write_report(&gradebook.join("grades.csv"), &csv)?;
-    write_report(
-        &gradebook.join("gradebook.md"),
-        &class::markdown(&course, &exercises, &rows, seed),
-    )?;
-    let graded = rows.iter().filter(|row| row.report.is_some()).count();
+    let graded = rows.iter().filter(|(_, row)| row.report.is_some()).count();
+    let count = rows.len();
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Green.into()));
+    let elapsed = started.elapsed().as_secs_f64();
+    match cli.shard {
+        Some(shard) => {
+            let part = merge::Part {
+                dir: gradebook.to_path_buf(),
+                shard,
+                header,
+                settings,
+                roster: merge::Roster::of(&students),
+                rows: rows
+                    .into_iter()
+                    .map(|(index, row)| merge::PartRow {
+                        index,
+                        folder: folders[index].clone(),
+                        row,
+                    })
+                    .collect(),
+            };
+            part.write()?;
+            println!(
+                "{style}{:>12}{style:#} shard {shard}: {count} of {} submissions ({graded} graded, {} not) in {elapsed:.0}s; its part in {} (merge the parts with --merge)",
+                "Finished",
+                students.len(),
+                count - graded,
+                gradebook.display()
+            );
+        }
+        None => {
+            let rows: Vec<class::Row> = rows.into_iter().map(|(_, row)| row).collect();
+            class::write_gradebook(gradebook, &header, &rows)?;
+            println!(
+                "{style}{:>12}{style:#} {count} submissions ({graded} graded, {} not) in {elapsed:.0}s; gradebook in {}",
+                "Finished",
+                count - graded,
+                gradebook.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `done/total done, ELAPSED elapsed, about LEFT left`, after `prefix`
+/// (such as `shard 2/5: `): the estimate is the mean time per submission
+/// so far times the submissions left.
+fn progress_line(prefix: &str, done: usize, total: usize, elapsed: Duration) -> String {
+    let left = total.saturating_sub(done);
+    let estimate = if done == 0 {
+        "unknown".to_owned()
+    } else {
+        clock(elapsed.as_secs_f64() / done as f64 * left as f64)
+    };
+    format!(
+        "{prefix}{done}/{total} done, {} elapsed, about {estimate} left",
+        clock(elapsed.as_secs_f64())
+    )
+}
+
+/// Seconds as `42s`, `3m 05s` or `1h 02m`.
+fn clock(seconds: f64) -> String {
+    let whole = seconds.max(0.0).round() as u64;
+    match whole {
+        0..60 => format!("{whole}s"),
+        60..3600 => format!("{}m {:02}s", whole / 60, whole % 60),
+        _ => format!("{}h {:02}m", whole / 3600, whole % 3600 / 60),
+    }
+}
+
+/// `--merge`: checks the shards' parts and writes the class's gradebook
+/// (see [`merge`]).
+fn run_merge(cli: &Cli) -> Result<(), String> {
+    let started = Instant::now();
+    let Some(parts) = cli.submission.as_deref() else {
+        return Err("--merge needs the folder holding the parts".to_owned());
+    };
+    let Some(gradebook) = cli.gradebook.as_deref() else {
+        return Err("--merge needs --gradebook DIR".to_owned());
+    };
+    let (count, graded) = merge::merge(parts, gradebook)?;
     let style = anstyle::Style::new()
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Green.into()));
     println!(
-        "{style}{:>12}{style:#} {} submissions ({graded} graded, {} not) in {:.0}s; gradebook in {}",
-        "Finished",
-        rows.len(),
-        rows.len() - graded,
+        "{style}{:>12}{style:#} {count} submissions ({graded} graded, {} not) from the parts in {} in {:.1}s; gradebook in {}",
+        "Merged",
+        count - graded,
+        parts.display(),
         started.elapsed().as_secs_f64(),
         gradebook.display()
     );

@@ -647,3 +647,285 @@ fn walkdir_count(dir: &Path) -> usize {
     }
     count
 }
+
+/// A class list for the sharding tests: a full solution, a starter, a copy
+/// that does not compile and one without the exercise (each a git
+/// repository), and a repository that cannot be cloned. Returns the list.
+fn sharded_class() -> PathBuf {
+    let root = root();
+    let repos = root.join("target/xsafe/grader-cli-shard-repos");
+    let _ = std::fs::remove_dir_all(&repos);
+    std::fs::create_dir_all(&repos).expect("repositories folder");
+    let commit = |repo: &Path| {
+        git_in(repo, &["init", "--quiet"], None);
+        git_in(repo, &["add", "-A"], None);
+        git_in(repo, &["commit", "--quiet", "-m", "work"], None);
+    };
+    let mut lines = String::new();
+    for (name, solved, edit) in [
+        ("alice", true, None),
+        ("bob", false, None),
+        ("carol", true, Some(("mod iter;", "mod iter mod;"))),
+    ] {
+        let repo = repos.join(name);
+        std::fs::rename(
+            ordered_tree_copy(&format!("shard-{name}"), solved, edit),
+            &repo,
+        )
+        .expect("move");
+        commit(&repo);
+        lines.push_str(&format!("{name} {}\n", repo.display()));
+    }
+    let dana = repos.join("dana");
+    std::fs::create_dir_all(dana.join("exercises")).expect("dana");
+    std::fs::write(dana.join("exercises/README.md"), "nothing yet\n").expect("dana");
+    commit(&dana);
+    // The list's order is not the names' order: rows follow the list.
+    let list = format!(
+        "erin {}\ndana {}\n{lines}",
+        repos.join("no-such-repository").display(),
+        dana.display()
+    );
+    let path = repos.join("class.txt");
+    std::fs::write(&path, list).expect("class list");
+    path
+}
+
+/// Recursively drops every `seconds` key (a report's timings).
+fn without_timings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("seconds");
+            map.values_mut().for_each(without_timings);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_timings),
+        _ => {}
+    }
+}
+
+/// The files under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                pending.push(entry.path());
+            } else if let Ok(relative) = entry.path().strip_prefix(dir) {
+                files.push(relative.to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn copy_part(from: &Path, to: &Path) {
+    copy_dir(from, to);
+}
+
+/// A class graded as three shards and merged gives the gradebook of the
+/// unsharded run: `grades.csv` and `gradebook.md` byte for byte (neither
+/// holds a timing), rows in the list's order, the same students' reports
+/// (equal but for their timings). A student whose repository cannot be
+/// cloned gets a row with the reason. Each shard prints a progress line
+/// per student. Then the merge refuses a missing shard, a shard given
+/// twice, a part of another course commit and one of another N, naming
+/// each.
+#[test]
+fn three_shards_merge_into_the_unsharded_gradebook() {
+    let _one = one_at_a_time();
+    let root = root();
+    let list = sharded_class();
+    let out = root.join("target/xsafe/grader-cli-shards");
+    let _ = std::fs::remove_dir_all(&out);
+    let list = list.to_string_lossy().into_owned();
+    let class = |gradebook: &Path, shard: Option<&str>| {
+        let gradebook = gradebook.to_string_lossy().into_owned();
+        let mut args = vec![
+            list.as_str(),
+            "--class",
+            "--gradebook",
+            &gradebook,
+            "--exercise",
+            "ordered-tree",
+            "--seed",
+            "0x5eed",
+            "--no-miri",
+        ];
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+        }
+        let output = grader(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let whole = out.join("unsharded");
+    class(&whole, None);
+    let parts = out.join("parts");
+    let mut progress = String::new();
+    for k in 1..=3 {
+        progress.push_str(&class(
+            &parts.join(format!("shard-{k}")),
+            Some(&format!("{k}/3")),
+        ));
+    }
+    assert!(
+        progress.contains("(shard 1/3: 1/2 done, ") && progress.contains(" elapsed, about "),
+        "a progress line per student:\n{progress}"
+    );
+    let merged = out.join("merged");
+    let output = grader(&[
+        &parts.to_string_lossy(),
+        "--merge",
+        "--gradebook",
+        &merged.to_string_lossy(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+
+    let read = |dir: &Path, file: &str| {
+        std::fs::read_to_string(dir.join(file))
+            .unwrap_or_else(|err| panic!("{}/{file}: {err}", dir.display()))
+    };
+    let csv = read(&whole, "grades.csv");
+    assert_eq!(read(&merged, "grades.csv"), csv, "grades.csv");
+    assert_eq!(
+        read(&merged, "gradebook.md"),
+        read(&whole, "gradebook.md"),
+        "gradebook.md"
+    );
+    let names: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split(',').next())
+        .collect();
+    assert_eq!(names, ["erin", "dana", "alice", "bob", "carol"], "{csv}");
+    let erin = csv.lines().nth(1).unwrap_or_default();
+    assert!(erin.contains("not graded: cannot clone"), "{csv}");
+    let full = xsafe_grade::Course::load(&root)
+        .expect("the course loads")
+        .exercise("ordered-tree")
+        .expect("ordered-tree")
+        .manifest
+        .total_points();
+    assert!(
+        csv.contains(&format!("alice,{full},{full},{full},graded")),
+        "{csv}"
+    );
+
+    let reports = files_under(&whole.join("students"));
+    assert_eq!(files_under(&merged.join("students")), reports);
+    assert!(
+        reports.contains(&"alice/report.json".to_owned()),
+        "{reports:?}"
+    );
+    for file in reports.iter().filter(|file| file.ends_with(".json")) {
+        let json = |dir: &Path| {
+            let mut value: serde_json::Value =
+                serde_json::from_str(&read(&dir.join("students"), file)).expect("a report");
+            without_timings(&mut value);
+            value
+        };
+        assert_eq!(json(&merged), json(&whole), "{file}");
+    }
+
+    // Refusals, each naming the problem.
+    let refused = |name: &str, setup: &dyn Fn(&Path)| {
+        let folder = out.join(name);
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).expect("parts folder");
+        setup(&folder);
+        let output = grader(&[
+            &folder.to_string_lossy(),
+            "--merge",
+            "--gradebook",
+            &out.join(format!("{name}-gradebook")).to_string_lossy(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            !out.join(format!("{name}-gradebook/grades.csv")).exists(),
+            "{name}: nothing written"
+        );
+        stderr(&output)
+    };
+    let part = |k: usize| parts.join(format!("shard-{k}"));
+    let edit = |folder: &Path, change: &dyn Fn(&mut serde_json::Value)| {
+        let path = folder.join("part.json");
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("part.json"))
+                .expect("a part");
+        change(&mut value);
+        std::fs::write(&path, value.to_string()).expect("part.json");
+    };
+    let message = refused("missing", &|folder| {
+        copy_part(&part(1), &folder.join("a"));
+        copy_part(&part(3), &folder.join("c"));
+    });
+    assert!(message.contains("shard 2/3 is missing"), "{message}");
+    let message = refused("twice", &|folder| {
+        for k in 1..=3 {
+            copy_part(&part(k), &folder.join(format!("p{k}")));
+        }
+        copy_part(&part(2), &folder.join("p2-again"));
+    });
+    assert!(message.contains("shard 2/3 is given twice"), "{message}");
+    let message = refused("other-commit", &|folder| {
+        for k in 1..=3 {
+            copy_part(&part(k), &folder.join(format!("p{k}")));
+        }
+        edit(&folder.join("p3"), &|part| {
+            part["course"]["commit"] = "0123456789abcdef0123456789abcdef01234567".into();
+        });
+    });
+    assert!(
+        message.contains("shard 3/3") && message.contains("another course commit"),
+        "{message}"
+    );
+    let message = refused("other-n", &|folder| {
+        for k in 1..=3 {
+            copy_part(&part(k), &folder.join(format!("p{k}")));
+        }
+        edit(&folder.join("p3"), &|part| part["shard"]["n"] = 4.into());
+    });
+    assert!(message.contains("is one of 4 shards"), "{message}");
+}
+
+/// `--shard` takes K/N with 1 <= K <= N, and a seed every shard shares.
+#[test]
+fn a_bad_shard_is_refused_with_the_reason() {
+    for (shard, reason) in [
+        ("0/3", "shards count from 1"),
+        ("4/3", "there are only 3 shards"),
+        ("x", "is not a shard"),
+        ("1/0", "at least one shard"),
+    ] {
+        let output = grader(&[
+            "somewhere",
+            "--class",
+            "--gradebook",
+            "nowhere",
+            "--shard",
+            shard,
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{shard}");
+        assert!(
+            stderr(&output).contains(reason),
+            "{shard}: {}",
+            stderr(&output)
+        );
+    }
+    let output = grader(&[
+        "somewhere",
+        "--class",
+        "--gradebook",
+        "nowhere",
+        "--shard",
+        "1/2",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--shard needs --seed"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -57,8 +57,15 @@ fn without_expressions(command: &str) -> String {
 
 /// The arguments after `xsafe-grader` in `command`, if it runs the grader.
 fn grader_args(command: &str) -> Option<Vec<String>> {
-    let words = shell_words::split(&without_expressions(command))
+    let mut words = shell_words::split(&without_expressions(command))
         .unwrap_or_else(|err| panic!("cannot split {command:?}: {err}"));
+    // The command ends where the shell redirects or chains it.
+    if let Some(end) = words
+        .iter()
+        .position(|word| [">", ">>", "2>", "|", "&&", "||", ";"].contains(&word.as_str()))
+    {
+        words.truncate(end);
+    }
     // `cargo run --package xsafe-grader -- ARGS`
     if words.first().is_some_and(|word| word == "cargo")
         && words.get(1).is_some_and(|word| word == "run")
@@ -387,4 +394,207 @@ fn the_gitlab_job_publishes_the_junit_report() {
         }
     }
     assert!(graded, "the job runs the grader");
+}
+
+/// `command` with each CI variable of `values` replaced by its value, as
+/// the CI system would before the shell runs it.
+fn with_values(command: &str, values: &[(&str, &str)]) -> String {
+    values
+        .iter()
+        .fold(command.to_owned(), |text, (name, value)| {
+            text.replace(name, value)
+        })
+}
+
+/// The `--shard` of a grader command line, with the other arguments, if it
+/// runs the grader.
+fn shard_of(args: &[String]) -> Option<String> {
+    let at = args.iter().position(|arg| arg == "--shard")?;
+    args.get(at + 1).cloned()
+}
+
+/// GitHub, a class on many runners: a build job keys its cache by the
+/// course's commit and the toolchain; a matrix job per shard restores that
+/// cache and grades shard `matrix.shard` of `strategy.job-total` with one
+/// seed for every shard, keeping its part as an artifact; a merge job that
+/// needs the shards (and runs when one failed, to name it) downloads the
+/// parts and merges them. Every grader command line parses.
+#[test]
+fn the_class_workflow_grades_shards_and_merges_them() {
+    let file = "github/grade-class.yml";
+    let course = Course::load(&root()).expect("the course loads");
+    let workflow = load(file);
+    check_workflow_shape(file, &workflow);
+    let jobs = key(&workflow, "jobs");
+    let shards = key(&jobs["grade"]["strategy"]["matrix"], "shard")
+        .as_vec()
+        .expect("a matrix of shards");
+    let numbers: Vec<i64> = shards.iter().filter_map(Yaml::as_i64).collect();
+    assert_eq!(
+        numbers,
+        (1..=numbers.len() as i64).collect::<Vec<_>>(),
+        "shards are numbered 1 to N"
+    );
+    assert!(numbers.len() >= 2, "a class on several runners");
+    let build_steps = key(&jobs["build"], "steps").as_vec().expect("steps");
+    let keyed = build_steps.iter().any(|step| {
+        text(key(step, "run")).is_some_and(|run| {
+            run.contains("git rev-parse HEAD") && run.contains("rustc --version")
+        })
+    });
+    assert!(
+        keyed,
+        "the cache key names the course's commit and the toolchain"
+    );
+    let values = [
+        ("${{ matrix.shard }}", "2"),
+        ("${{ strategy.job-total }}", &*numbers.len().to_string()),
+        ("${{ github.run_id }}", "1234567890"),
+    ];
+    let mut graded = false;
+    let mut merged = false;
+    for (job, yaml) in jobs.as_hash().expect("jobs") {
+        let job = text(job).unwrap_or_default();
+        for step in key(yaml, "steps").as_vec().expect("steps") {
+            if let Some(uses) = text(key(step, "uses"))
+                && uses.starts_with("actions/cache")
+            {
+                assert!(
+                    text(key(key(step, "with"), "key")).is_some_and(|k| {
+                        k == "${{ steps.key.outputs.key }}"
+                            || k == "${{ needs.build.outputs.cache-key }}"
+                    }),
+                    "{job}: every cache uses the build job's key"
+                );
+            }
+            let Some(run) = text(key(step, "run")) else {
+                continue;
+            };
+            check_cargo_command(file, &run);
+            let Some(args) = grader_args(&with_values(&run, &values)) else {
+                continue;
+            };
+            check_grader_command(file, &args, &course);
+            if args.contains(&"--class".to_owned()) {
+                assert_eq!(job, "grade");
+                assert_eq!(shard_of(&args).as_deref(), Some("2/4"), "{run}");
+                assert!(
+                    args.contains(&"--seed".to_owned()),
+                    "one seed for every shard"
+                );
+                graded = true;
+            }
+            if args.contains(&"--merge".to_owned()) {
+                assert_eq!(job, "merge");
+                merged = true;
+            }
+        }
+    }
+    assert!(graded && merged, "{file} grades shards and merges them");
+    let needs: Vec<String> = key(&jobs["merge"], "needs")
+        .as_vec()
+        .expect("the merge needs jobs")
+        .iter()
+        .filter_map(text)
+        .collect();
+    assert!(
+        needs.contains(&"grade".to_owned()),
+        "the merge waits for every shard"
+    );
+    assert_eq!(
+        text(key(&jobs["merge"], "if")).as_deref(),
+        Some("${{ !cancelled() }}")
+    );
+}
+
+/// GitLab, a class on many runners: `parallel: N` grade jobs, each shard
+/// `CI_NODE_INDEX/CI_NODE_TOTAL` with the pipeline's id as the seed,
+/// keeping its part under `parts/`; a merge job that needs them and runs
+/// whatever happened. The cache is keyed by the course's commit and the
+/// image's toolchain, and the image is the pinned toolchain.
+#[test]
+fn the_gitlab_class_pipeline_grades_shards_and_merges_them() {
+    let file = "gitlab/grade-class.gitlab-ci.yml";
+    let course = Course::load(&root()).expect("the course loads");
+    let pipeline = load(file);
+    let toolchain =
+        std::fs::read_to_string(root().join("rust-toolchain.toml")).expect("toolchain file");
+    let channel = toolchain
+        .lines()
+        .find_map(|line| line.strip_prefix("channel = "))
+        .map(|channel| channel.trim_matches('"').to_owned())
+        .expect("the toolchain is pinned");
+    let template = key(&pipeline, ".course");
+    assert_eq!(
+        text(key(template, "image")),
+        Some(format!("rust:{channel}"))
+    );
+    for job in [".course", "build"] {
+        let cache_key = text(&key(&pipeline, job)["cache"]["key"]).expect("a cache key");
+        assert!(
+            cache_key.contains("$XSAFE_COURSE_REF") && cache_key.contains(&channel),
+            "{job}: the cache is keyed by the course's commit and the toolchain"
+        );
+    }
+    let grade = key(&pipeline, "grade");
+    let parallel = key(grade, "parallel").as_i64().expect("parallel: N");
+    assert!(parallel >= 2, "a class on several runners");
+    let merge = key(&pipeline, "merge");
+    assert_eq!(text(key(merge, "when")).as_deref(), Some("always"));
+    let needs: Vec<String> = key(merge, "needs")
+        .as_vec()
+        .expect("needs")
+        .iter()
+        .filter_map(text)
+        .collect();
+    assert_eq!(needs, ["grade"]);
+    let values = [
+        ("$CI_NODE_INDEX", "3"),
+        ("$CI_NODE_TOTAL", &*parallel.to_string()),
+        ("$CI_PIPELINE_ID", "987654"),
+    ];
+    let mut graded = false;
+    let mut merged = false;
+    for job in ["build", "grade", "merge"] {
+        let yaml = key(&pipeline, job);
+        assert_eq!(text(key(yaml, "extends")).as_deref(), Some(".course"));
+        let script = key(yaml, "script").as_vec().expect("a script");
+        let before = key(template, "before_script")
+            .as_vec()
+            .expect("before_script");
+        for command in before.iter().chain(script).filter_map(text) {
+            check_cargo_command(file, &command);
+            let Some(args) = grader_args(&with_values(&command, &values)) else {
+                continue;
+            };
+            check_grader_command(file, &args, &course);
+            if args.contains(&"--class".to_owned()) {
+                assert_eq!(job, "grade");
+                assert_eq!(shard_of(&args), Some(format!("3/{parallel}")), "{command}");
+                assert!(
+                    args.contains(&"--seed".to_owned()),
+                    "one seed for every shard"
+                );
+                assert!(
+                    args.windows(2)
+                        .any(|pair| pair[0] == "--gradebook" && pair[1] == "parts/shard-3"),
+                    "each shard writes its own part under parts/: {command}"
+                );
+                graded = true;
+            }
+            if args.contains(&"--merge".to_owned()) {
+                assert_eq!(job, "merge");
+                assert_eq!(args.first().map(String::as_str), Some("parts"));
+                merged = true;
+            }
+        }
+    }
+    let kept: Vec<String> = key(&grade["artifacts"], "paths")
+        .as_vec()
+        .expect("the parts are kept")
+        .iter()
+        .filter_map(text)
+        .collect();
+    assert_eq!(kept, ["parts/"]);
+    assert!(graded && merged, "{file} grades shards and merges them");
 }
