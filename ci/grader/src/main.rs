@@ -390,6 +390,26 @@ fn default_course() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// What a shard's grades depend on beside its arguments: the compiler's
+/// version (`rustc --version` of the toolchain the grades use) and Miri's
+/// (or why there is none), as each student's report shows them.
+fn grading_tools(course: &Course, cli: &Cli, exercises: &[String]) -> Result<Vec<String>, String> {
+    let toolchain = Toolchain::find(&course.root, cli.toolchain.as_deref())
+        .map_err(|err| format!("cannot find the toolchain: {err}"))?;
+    let miri_asked = !cli.no_miri
+        && exercises.iter().any(|name| {
+            course
+                .exercise(name)
+                .is_some_and(|exercise| exercise.manifest.cases.iter().any(|case| case.miri))
+        });
+    let miri = if miri_asked {
+        xsafe_grade::miri::Miri::describe(&xsafe_grade::miri::Miri::find())
+    } else {
+        "Miri not asked".to_owned()
+    };
+    Ok(vec![toolchain.version, miri])
+}
+
 /// `--class`: grades every submission of the class (or of one shard of
 /// it, see [`shard`]), one grader process each (see [`class`]), and writes
 /// the gradebook (or the shard's part of it, see [`merge`]).
@@ -551,6 +571,7 @@ fn run_class(cli: &Cli) -> Result<(), String> {
                 shard,
                 header,
                 settings,
+                tools: grading_tools(&course, cli, &exercises)?,
                 roster: merge::Roster::of(&students),
                 rows: rows
                     .into_iter()

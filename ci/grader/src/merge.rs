@@ -26,6 +26,7 @@ use crate::class::{Header, Row, Source, Student};
 use crate::report::Report;
 use crate::shard::Shard;
 use serde_json::{Value, json};
+use sha2::{Digest as _, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use xsafe_grade::Course;
@@ -62,7 +63,7 @@ impl CourseId {
             .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
             .filter(|commit| !commit.is_empty())
             .unwrap_or_else(|| "none".to_owned());
-        let mut hash = Fnv::new();
+        let mut hash = Fingerprint::new();
         for name in exercises {
             hash.write(name.as_bytes());
             let Some(exercise) = course.exercise(name) else {
@@ -100,7 +101,7 @@ pub struct Roster {
 
 impl Roster {
     pub fn of(students: &[Student]) -> Roster {
-        let mut hash = Fnv::new();
+        let mut hash = Fingerprint::new();
         for student in students {
             hash.write(student.name.as_bytes());
             match &student.source {
@@ -134,6 +135,11 @@ pub struct Part {
     /// The arguments every grade shared that change a grade (limits,
     /// toolchain, Miri, revision, exercises), as given to each grader.
     pub settings: Vec<String>,
+    /// What this runner graded with that no argument fixes: the
+    /// toolchain's `rustc --version`, and Miri's version or its absence.
+    /// Runners with another compiler, or one without Miri, grade some
+    /// cases differently, so their parts do not merge.
+    pub tools: Vec<String>,
     pub roster: Roster,
     pub rows: Vec<PartRow>,
 }
@@ -173,6 +179,7 @@ impl Part {
             "seed": format!("{:#x}", self.header.seed),
             "exercises": exercises,
             "settings": self.settings,
+            "tools": self.tools,
             "roster": {
                 "students": self.roster.students,
                 "fingerprint": self.roster.fingerprint,
@@ -232,6 +239,12 @@ impl Part {
             .iter()
             .map(|arg| string(arg, "settings"))
             .collect::<Result<Vec<_>, String>>()?;
+        let tools = value["tools"]
+            .as_array()
+            .ok_or_else(|| bad("tools"))?
+            .iter()
+            .map(|tool| string(tool, "tools"))
+            .collect::<Result<Vec<_>, String>>()?;
         let header = Header {
             exercises,
             seed,
@@ -277,6 +290,7 @@ impl Part {
             shard,
             header,
             settings,
+            tools,
             roster,
             rows,
         })
@@ -380,6 +394,13 @@ pub fn check(parts: Vec<Part>) -> Result<(Header, Vec<(PathBuf, PartRow)>), Stri
                 &first.settings.join(" "),
             ));
         }
+        if part.tools != first.tools {
+            return Err(differs(
+                "grading tools",
+                &part.tools.join(", "),
+                &first.tools.join(", "),
+            ));
+        }
     }
     let n = first.shard.n();
     let mut by_k: Vec<Option<&Part>> = vec![None; n + 1];
@@ -475,25 +496,29 @@ fn copy_files(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// FNV-1a, 64 bits: a fingerprint that is the same on every machine and
-/// run (Rust's `DefaultHasher` is not promised to be). Each `write` is
-/// length-prefixed so that `("ab", "c")` and `("a", "bc")` differ.
-struct Fnv(u64);
+/// A fingerprint that is the same on every machine and run (Rust's
+/// `DefaultHasher` is not promised to be): SHA-256, of which the first 16
+/// hex digits are kept. Each `write` is length-prefixed so that `("ab",
+/// "c")` and `("a", "bc")` differ.
+struct Fingerprint(Sha256);
 
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl Fingerprint {
+    fn new() -> Fingerprint {
+        Fingerprint(Sha256::new())
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for byte in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0.update((bytes.len() as u64).to_le_bytes());
+        self.0.update(bytes);
     }
 
-    fn hex(&self) -> String {
-        format!("{:016x}", self.0)
+    fn hex(self) -> String {
+        self.0
+            .finalize()
+            .iter()
+            .take(8)
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
     }
 }
 
@@ -514,6 +539,7 @@ mod tests {
                 },
             },
             settings: vec!["--no-miri".to_owned()],
+            tools: vec!["rustc 1.95.0".to_owned(), "Miri not asked".to_owned()],
             roster: Roster {
                 students: 4,
                 fingerprint: "r".to_owned(),
@@ -569,6 +595,11 @@ mod tests {
         let mut other = part(2, 2, &[1, 3]);
         other.settings.clear();
         assert!(refused(vec![part(1, 2, &[0, 2]), other]).contains("settings"));
+        // A runner whose Miri differs (or is missing) grades Miri's cases
+        // otherwise.
+        let mut other = part(2, 2, &[1]);
+        other.tools[1] = "no Miri: the `nightly` toolchain has no Miri".to_owned();
+        assert!(refused(vec![part(1, 2, &[0, 2]), other]).contains("grading tools"));
 
         let message = refused(vec![part(1, 3, &[0]), part(3, 3, &[2])]);
         assert!(message.contains("shard 2/3 is missing"), "{message}");

@@ -233,7 +233,9 @@ fn required_items_are_what_the_starter_asks_for() {
             let words: Vec<&str> = line
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|word| !word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit()))
-                .filter(|word| !keywords.contains(word) && !given.contains(word) && !is_generic_param(word))
+                .filter(|word| {
+                    !keywords.contains(word) && !given.contains(word) && !is_generic_param(word)
+                })
                 .filter(|word| {
                     !(word.starts_with('l') && word[1..].chars().all(|c| c.is_ascii_digit()))
                 })
@@ -359,7 +361,10 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
         return (!source.contains("impl_lock_after!"))
             .then(|| "calls `impl_lock_after!`".to_owned());
     }
-    if !type_name.is_empty() && !is_generic_param(&type_name) && !source.contains(type_name.as_str()) {
+    if !type_name.is_empty()
+        && !is_generic_param(&type_name)
+        && !source.contains(type_name.as_str())
+    {
         return Some(format!("names `{type_name}`"));
     }
     let uses: &[&str] = match trait_name.as_str() {
