@@ -323,8 +323,6 @@ fn every_named_probe_uses_its_item() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// What of `item` (an API line) `source` does not use, in words; `None`
-/// when it names the item's type and uses it.
 /// Whether `word` is one of the API's canonical generic parameters: `T0`,
 /// `T1`, ... for types and `C0`, ... for constants.
 fn is_generic_param(word: &str) -> bool {
@@ -332,6 +330,8 @@ fn is_generic_param(word: &str) -> bool {
     word.len() > 1 && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
 }
 
+/// What of `item` (an API line) `source` does not use, in words; `None`
+/// when it names the item's type and uses it.
 fn unused_item(item: &str, source: &str) -> Option<String> {
     let name_of = |text: &str| -> String {
         text.trim_start_matches(['&', '(', '['])
