@@ -115,13 +115,14 @@ cargo test --locked --benches
 # The CI templates must be what GitHub and GitLab accept: check-jsonschema
 # (PyPI) validates them against the schemas it bundles (SchemaStore's
 # GitHub workflow and GitLab CI schemas), offline. It is installed on first
-# use into a virtual environment under target/tools.
+# use into a virtual environment under target/tools, at a pinned version
+# (a new release may bundle newer schemas: bump it on purpose).
 jsonschema_venv="$root/target/tools/venv"
 check_jsonschema="$jsonschema_venv/bin/check-jsonschema"
 if ! "$check_jsonschema" --version >/dev/null 2>&1; then
     step Installing "check-jsonschema into target/tools/venv (pip, first run only)"
     t0=$(date +%s)
-    { python3 -m venv "$jsonschema_venv" && "$jsonschema_venv/bin/python" -m pip install --quiet check-jsonschema; } \
+    { python3 -m venv "$jsonschema_venv" && "$jsonschema_venv/bin/python" -m pip install --quiet "check-jsonschema==0.39.0"; } \
         || { printf '%s%12s%s %s\n' "$red" "error" "$reset" "cannot install check-jsonschema (needs python3 with venv and pip, and PyPI): the CI templates cannot be validated"; exit 1; }
     step Installed "check-jsonschema in $(( $(date +%s) - t0 ))s"
 fi
