@@ -379,3 +379,155 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
     (!uses.iter().any(|used| source.contains(used)))
         .then(|| format!("uses `{trait_name}` (none of {uses:?})"))
 }
+
+/// Allow-list entries said to be probed by a case, for which no wrong
+/// variant yet shows the probe catching a wrong impl. Each is owed one: a
+/// variant that adds a wrong version of the impl and fails the probe.
+/// `every_probe_is_proved_by_a_wrong_variant` fails when an entry not on
+/// this list lacks such a variant, and when one on it has gained one (take
+/// it off), so the list only shrinks.
+const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[
+    ("lock-order", "LockAfter for Ledger"),
+    ("lock-order", "LockAfter for Tally"),
+    ("lock-order", "Debug for Bank"),
+    ("ordered-tree", "Extend for OrderedSet"),
+    ("send-marker", "Sendable for LinkedList"),
+    ("send-marker", "Sendable for BinaryHeap"),
+    ("send-marker", "Sendable for Wrapping"),
+    ("send-marker", "Sendable for Saturating"),
+    ("send-marker", "Sendable for Reverse"),
+    ("send-marker", "Sendable for ManuallyDrop"),
+    ("send-marker", "Sendable for OnceCell"),
+    ("send-marker", "Sendable for OnceLock"),
+    ("send-marker", "Sendable for UnsafeCell"),
+    ("send-marker", "Sendable for HashMap"),
+    ("send-marker", "Sendable for HashSet"),
+    ("send-marker", "Sendable for Weak"),
+    ("witness-types", "TryFrom for UnicastAddr"),
+    ("witness-types", "TryFrom for MulticastAddr"),
+    ("witness-types", "FromStr for MulticastAddr"),
+];
+
+/// The trait and the type an allow-list impl line is about, without
+/// paths or generics: `("Debug", "OrderedMutex")` for `impl Debug for
+/// OrderedMutex<T0, T1> where ...`.
+fn impl_of(item: &str) -> Option<(String, String)> {
+    let rest = item.strip_prefix("unsafe ").unwrap_or(item);
+    let rest = rest.strip_prefix("impl ")?;
+    let (trait_part, type_part) = rest.split_once(" for ")?;
+    let last_name = |text: &str| -> String {
+        let text = text.split('<').next().unwrap_or_default();
+        text.rsplit("::")
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    };
+    let type_name = type_part
+        .trim_start_matches(['&', '('])
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .next()
+        .unwrap_or_default();
+    Some((last_name(trait_part), last_name(type_name)))
+}
+
+/// Whether `text` (a variant's replacement) writes an impl of `trait_name`
+/// for `type_name`, with or without paths and generics.
+fn writes_impl(text: &str, trait_name: &str, type_name: &str) -> bool {
+    text.lines().any(|line| {
+        let Some(at) = line.find("impl") else {
+            return false;
+        };
+        let line = &line[at..];
+        let Some((head, tail)) = line.split_once(" for ") else {
+            return false;
+        };
+        let names_trait = head
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|word| word == trait_name);
+        let names_type = tail
+            .trim_start_matches(['&', '('])
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .next()
+            .is_some_and(|path| path.rsplit("::").next() == Some(type_name));
+        names_trait && names_type
+    })
+}
+
+/// Every allow-list impl said to be "probed by" a case is shown to be: a
+/// wrong variant of the reference adds (or replaces) that impl, and lists
+/// the probe among the cases it fails, which `honest_grading` then proves
+/// on every toolchain. Entries still owed a variant are listed in
+/// [`PROBES_OWED_A_VARIANT`]; the list may only shrink.
+#[test]
+fn every_probe_is_proved_by_a_wrong_variant() {
+    let mut problems = Vec::new();
+    let mut proved = 0;
+    let mut owed_seen = Vec::new();
+    for exercise in exercises() {
+        let grading = exercise.starter.join("grading");
+        let manifest = Manifest::load(&grading).unwrap_or_else(|err| panic!("{err}"));
+        let variants = exercise.variants();
+        for allowed in &manifest.surface.allow {
+            let Some((_, probes)) = allowed.why.split_once("probed by ") else {
+                continue;
+            };
+            let Some((trait_name, type_name)) = impl_of(&allowed.item) else {
+                continue;
+            };
+            let cases: Vec<&str> = probes
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
+                .filter(|word| word.contains('/'))
+                .collect();
+            let shown = variants.iter().any(|variant| {
+                variant
+                    .edits
+                    .iter()
+                    .any(|edit| writes_impl(&edit.replace, &trait_name, &type_name))
+                    && variant
+                        .fails
+                        .iter()
+                        .chain(&variant.may_fail)
+                        .any(|failed| cases.contains(&failed.as_str()))
+            });
+            let key = format!("{trait_name} for {type_name}");
+            let owed = PROBES_OWED_A_VARIANT
+                .iter()
+                .any(|(name, entry)| *name == exercise.name && *entry == key);
+            if owed {
+                owed_seen.push((exercise.name.clone(), key.clone()));
+            }
+            match (shown, owed) {
+                (true, true) => problems.push(format!(
+                    "{}: `{key}` now has a wrong variant that fails its probe: take it off PROBES_OWED_A_VARIANT",
+                    exercise.name
+                )),
+                (false, false) => problems.push(format!(
+                    "{}: `{}` is said to be probed by {cases:?}, but no wrong variant adds a `{key}` and fails that case: write one in solutions/{}/variants.toml",
+                    exercise.name, allowed.item, exercise.name
+                )),
+                (true, false) => proved += 1,
+                (false, true) => {}
+            }
+        }
+    }
+    // A listed entry that is no longer on any allow list is stale too
+    // (when every exercise is read).
+    if std::env::var_os("XSAFE_EXERCISES").is_none() {
+        for (name, entry) in PROBES_OWED_A_VARIANT {
+            if !owed_seen
+                .iter()
+                .any(|(seen, key)| seen == name && key == entry)
+            {
+                problems.push(format!(
+                    "{name}: `{entry}` is on PROBES_OWED_A_VARIANT but no allow-list entry of it names a probe"
+                ));
+            }
+        }
+        assert!(
+            proved >= 6,
+            "only {proved} probes shown by a variant: are the variants still read?"
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
