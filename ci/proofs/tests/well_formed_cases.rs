@@ -403,9 +403,6 @@ const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[
     ("send-marker", "Sendable for HashMap"),
     ("send-marker", "Sendable for HashSet"),
     ("send-marker", "Sendable for Weak"),
-    ("witness-types", "TryFrom for UnicastAddr"),
-    ("witness-types", "TryFrom for MulticastAddr"),
-    ("witness-types", "FromStr for MulticastAddr"),
 ];
 
 /// The trait and the type an allow-list impl line is about, without
