@@ -390,7 +390,6 @@ const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[
     ("lock-order", "LockAfter for Ledger"),
     ("lock-order", "LockAfter for Tally"),
     ("lock-order", "Debug for Bank"),
-    ("ordered-tree", "Extend for OrderedSet"),
     ("send-marker", "Sendable for LinkedList"),
     ("send-marker", "Sendable for BinaryHeap"),
     ("send-marker", "Sendable for Wrapping"),
