@@ -389,7 +389,6 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
 const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[
     ("lock-order", "LockAfter for Ledger"),
     ("lock-order", "LockAfter for Tally"),
-    ("lock-order", "Debug for Bank"),
     ("send-marker", "Sendable for LinkedList"),
     ("send-marker", "Sendable for BinaryHeap"),
     ("send-marker", "Sendable for Wrapping"),
