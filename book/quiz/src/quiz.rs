@@ -451,7 +451,7 @@ pub const COURSE_QUIZ: &str = "course";
 
 /// The rules on a whole quiz, for the quizzes one page includes: as many
 /// questions as `question_range` allows, and the programs that compile
-/// and those that do not within one of each other. `quizzes` is not
+/// and those that do not equal in number. `quizzes` is not
 /// empty; problems are reported on the first.
 pub fn lint_together(page: &str, quizzes: &[&Quiz]) -> Vec<Problem> {
     let mut problems = Vec::new();
@@ -485,13 +485,13 @@ pub fn lint_together(page: &str, quizzes: &[&Quiz]) -> Vec<Problem> {
             ),
         ));
     }
-    // About as many programs compile as do not, so that "it does not
+    // As many programs compile as do not, so that "it does not
     // compile" is not a safe guess.
-    if rejected.abs_diff(compiled) > 1 {
+    if rejected != compiled {
         problems.push(first.problem(
             None,
             format!(
-                "{compiled} programs compile and {rejected} do not{whose}: keep the two within one of each other, so that neither answer is a safe guess"
+                "{compiled} programs compile and {rejected} do not{whose}: make the two equal, so that neither answer is a safe guess"
             ),
         ));
     }
