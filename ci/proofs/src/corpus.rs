@@ -557,6 +557,21 @@ const GRAMMAR: &[(&str, &str, &str)] = &[
         "#[derive(Sendable)]\npub struct {name}Good {\n    pub value: {tag},\n    pub next: Option<Box<Self>>,\n}\n",
     ),
     (
+        "`Self` in a generic type",
+        "#[derive(Sendable)]\npub struct {name}<T> {\n    pub value: T,\n    pub next: Option<std::rc::Rc<(Self, {tag})>>,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good<T> {\n    pub value: T,\n    pub tag: {tag},\n    pub next: Option<Box<Self>>,\n}\n",
+    ),
+    (
+        "a borrowed parameter (the definition implies `T: 'a`)",
+        "#[derive(Sendable)]\npub struct {name}<'a, T> {\n    pub value: &'a mut T,\n    pub shared: std::rc::Rc<{tag}>,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good<'a, T> {\n    pub value: &'a mut T,\n    pub tag: {tag},\n}\n",
+    ),
+    (
+        "a generic type used with a borrow that is not `'static`",
+        "#[derive(Sendable)]\npub struct {name}<T> {\n    pub value: T,\n    pub shared: std::rc::Rc<{tag}>,\n}\n",
+        "#[derive(Sendable)]\npub struct {name}Good<T> {\n    pub value: T,\n    pub tag: {tag},\n}\nfn {lower}_is_sendable<T: Sendable>() {}\n/// `{name}Good<&'a u8>` is `Sendable` for any `'a`: a derive that bounds\n/// parameters by `'static` refuses it.\npub fn {lower}_borrowed<'a>(_: &'a u8) {\n    {lower}_is_sendable::<{name}Good<&'a u8>>();\n}\n",
+    ),
+    (
         "the type's own name, in an enum",
         "#[derive(Sendable)]\npub enum {name} {\n    Leaf({tag}),\n    Shared(std::rc::Rc<({name}, {tag})>),\n}\n",
         "#[derive(Sendable)]\npub enum {name}Good {\n    Leaf({tag}),\n    Owned(Box<{name}Good>),\n}\n",

@@ -18,7 +18,7 @@
 //! unsafe impl<T: ::send_marker::Sendable> ::send_marker::Sendable for Job<T> {}
 //! const _: () = {
 //!     #[allow(dead_code, clippy::let_unit_value)]
-//!     fn check_fields<T: ::send_marker::Sendable>() {
+//!     fn check_fields<T: ::send_marker::Sendable>(_: &Job<T>) {
 //!         let () = <u32 as ::send_marker::__derive::FieldIsSendable>::CHECKED;
 //!         let () = <Vec<T> as ::send_marker::__derive::FieldIsSendable>::CHECKED;
 //!     }
@@ -34,7 +34,9 @@
 //!   `unsafe impl` sound, and it is the derive's whole job. It is a function
 //!   body rather than `where` clauses, because a `where` clause that mentions
 //!   a parameter is assumed, not checked. It is never called, hence the
-//!   `allow`.
+//!   `allow`. Its unused argument, a reference to the type, gives it the
+//!   bounds the type's definition implies (`T: 'a` for a field `&'a mut T`),
+//!   without which a legal type would fail the check.
 //! * A union is refused with a `syn::Error`: which field it holds is unknown.
 
 use proc_macro::TokenStream;

@@ -14,7 +14,7 @@
 //! ```text
 //! unsafe impl<T: ::send_marker::Sendable> ::send_marker::Sendable for Job<T> {}
 //! const _: () = {
-//!     fn check_fields<T: ::send_marker::Sendable>() {
+//!     fn check_fields<T: ::send_marker::Sendable>(_: &Job<T>) {
 //!         let () = <u32 as ::send_marker::__derive::FieldIsSendable>::CHECKED;
 //!         let () = <Vec<T> as ::send_marker::__derive::FieldIsSendable>::CHECKED;
 //!     }
@@ -26,7 +26,9 @@
 //! field's type is `Sendable` whenever the parameters are: the `unsafe impl`
 //! is sound because of that check, which is the derive's whole job. A field
 //! that fails it is an error pointing at the field's type. The check is a
-//! function body, not `where` clauses on the impl: a `where` clause that
+//! function body, not `where` clauses on the impl (its unused argument, a
+//! reference to the type, gives it the bounds the type's definition
+//! implies, such as `T: 'a` for a field `&'a mut T`): a `where` clause that
 //! mentions a parameter is assumed, not checked, and one on the impl itself
 //! would send the compiler in circles on recursive types (`next:
 //! Option<Box<Self>>`).
@@ -78,7 +80,7 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
 
         const _: () = {
             #[allow(dead_code, clippy::let_unit_value, clippy::multiple_bound_locations)]
-            fn check_fields #impl_generics () #where_clause {
+            fn check_fields #impl_generics (_: &#itself) #where_clause {
                 #(#checks)*
             }
         };

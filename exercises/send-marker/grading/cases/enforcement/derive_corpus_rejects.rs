@@ -54,6 +54,7 @@ tags!(
     Tag49 Tag50 Tag51 Tag52 Tag53 Tag54 Tag55 Tag56
     Tag57 Tag58 Tag59 Tag60 Tag61 Tag62 Tag63 Tag64
     Tag65 Tag66 Tag67 Tag68 Tag69 Tag70 Tag71 Tag72
+    Tag73 Tag74 Tag75
 );
 
 // A field under `#[sendable(skip)]` is an error of its own (the derive
@@ -885,13 +886,37 @@ pub struct R71 {
 }
 //~? ERROR E0277 "Tag71"
 
-// R72: a struct whose field's type is the type's own name, in an enum, holding an `Rc`.
+// R72: a struct whose field's type is `Self` in a generic type, holding an `Rc`.
 #[derive(Sendable)]
-pub enum R72 {
-    Leaf(Tag72),
-    Shared(std::rc::Rc<(R72, Tag72)>),
+pub struct R72<T> {
+    pub value: T,
+    pub next: Option<std::rc::Rc<(Self, Tag72)>>,
 }
 //~? ERROR E0277 "Tag72"
+
+// R73: a struct whose field's type is a borrowed parameter (the definition implies `T: 'a`), holding an `Rc`.
+#[derive(Sendable)]
+pub struct R73<'a, T> {
+    pub value: &'a mut T,
+    pub shared: std::rc::Rc<Tag73>,
+}
+//~? ERROR E0277 "Tag73"
+
+// R74: a struct whose field's type is a generic type used with a borrow that is not `'static`, holding an `Rc`.
+#[derive(Sendable)]
+pub struct R74<T> {
+    pub value: T,
+    pub shared: std::rc::Rc<Tag74>,
+}
+//~? ERROR E0277 "Tag74"
+
+// R75: a struct whose field's type is the type's own name, in an enum, holding an `Rc`.
+#[derive(Sendable)]
+pub enum R75 {
+    Leaf(Tag75),
+    Shared(std::rc::Rc<(R75, Tag75)>),
+}
+//~? ERROR E0277 "Tag75"
 
 // R62Good: the same shape, a type from a macro's `$t:ty` (a group of tokens), holding a `Box`.
 r62_struct!(R62Good, Box<Tag62>);
@@ -968,11 +993,39 @@ pub struct R71Good {
     pub next: Option<Box<Self>>,
 }
 
-// R72Good: the same shape, the type's own name, in an enum, holding a `Box`.
+// R72Good: the same shape, `Self` in a generic type, holding a `Box`.
 #[derive(Sendable)]
-pub enum R72Good {
-    Leaf(Tag72),
-    Owned(Box<R72Good>),
+pub struct R72Good<T> {
+    pub value: T,
+    pub tag: Tag72,
+    pub next: Option<Box<Self>>,
+}
+
+// R73Good: the same shape, a borrowed parameter (the definition implies `T: 'a`), holding a `Box`.
+#[derive(Sendable)]
+pub struct R73Good<'a, T> {
+    pub value: &'a mut T,
+    pub tag: Tag73,
+}
+
+// R74Good: the same shape, a generic type used with a borrow that is not `'static`, holding a `Box`.
+#[derive(Sendable)]
+pub struct R74Good<T> {
+    pub value: T,
+    pub tag: Tag74,
+}
+fn r74_is_sendable<T: Sendable>() {}
+/// `R74Good<&'a u8>` is `Sendable` for any `'a`: a derive that bounds
+/// parameters by `'static` refuses it.
+pub fn r74_borrowed<'a>(_: &'a u8) {
+    r74_is_sendable::<R74Good<&'a u8>>();
+}
+
+// R75Good: the same shape, the type's own name, in an enum, holding a `Box`.
+#[derive(Sendable)]
+pub enum R75Good {
+    Leaf(Tag75),
+    Owned(Box<R75Good>),
 }
 
 /// A trait of this module's own is named `Sendable`, and every type has it: a derive that names the trait without its crate's path implements, or checks, this one.
