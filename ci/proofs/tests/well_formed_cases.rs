@@ -386,20 +386,7 @@ fn unused_item(item: &str, source: &str) -> Option<String> {
 /// `every_probe_is_proved_by_a_wrong_variant` fails when an entry not on
 /// this list lacks such a variant, and when one on it has gained one (take
 /// it off), so the list only shrinks.
-const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[
-    ("send-marker", "Sendable for LinkedList"),
-    ("send-marker", "Sendable for BinaryHeap"),
-    ("send-marker", "Sendable for Wrapping"),
-    ("send-marker", "Sendable for Saturating"),
-    ("send-marker", "Sendable for Reverse"),
-    ("send-marker", "Sendable for ManuallyDrop"),
-    ("send-marker", "Sendable for OnceCell"),
-    ("send-marker", "Sendable for OnceLock"),
-    ("send-marker", "Sendable for UnsafeCell"),
-    ("send-marker", "Sendable for HashMap"),
-    ("send-marker", "Sendable for HashSet"),
-    ("send-marker", "Sendable for Weak"),
-];
+const PROBES_OWED_A_VARIANT: &[(&str, &str)] = &[];
 
 /// The trait and the type an allow-list impl line is about, without
 /// paths or generics: `("Debug", "OrderedMutex")` for `impl Debug for
@@ -447,10 +434,47 @@ fn writes_impl(text: &str, trait_name: &str, type_name: &str) -> bool {
     })
 }
 
+/// Whether a case that probes, type by type, which types are `Sendable`
+/// (`sendable_probes!`) lists an instance of `type_name` that must not be:
+/// one holding an `Rc<u8>`, and, when the allowed impl also bounds its
+/// parameter by `Sync`, one holding a `Cell<u8>`. Such a case refuses any
+/// impl of the type that drops those bounds, by the same probe that the
+/// send-marker variant `container-without-bound` (a loose impl) shows
+/// failing.
+fn probes_an_unsendable_instance(case: &str, type_name: &str, needs_sync: bool) -> bool {
+    if !case.contains("sendable_probes!") {
+        return false;
+    }
+    let instances: Vec<&str> = case
+        .match_indices(&format!("{type_name}<"))
+        .filter(|(at, _)| {
+            case[..*at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+        })
+        .map(|(at, _)| {
+            let rest = &case[at..];
+            let end = rest
+                .find(", ")
+                .or_else(|| rest.find('\n'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect();
+    instances.iter().any(|instance| instance.contains("Rc<u8>"))
+        && (!needs_sync
+            || instances
+                .iter()
+                .any(|instance| instance.contains("Cell<u8>")))
+}
+
 /// Every allow-list impl said to be "probed by" a case is shown to be: a
 /// wrong variant of the reference adds (or replaces) that impl, and lists
 /// the probe among the cases it fails, which `honest_grading` then proves
-/// on every toolchain. Entries still owed a variant are listed in
+/// on every toolchain; or, for a `Sendable` impl, the probe is a
+/// `sendable_probes!` list that names an instance the impl must refuse
+/// (see [`probes_an_unsendable_instance`]). Entries still owed a variant are listed in
 /// [`PROBES_OWED_A_VARIANT`]; the list may only shrink.
 #[test]
 fn every_probe_is_proved_by_a_wrong_variant() {
@@ -483,6 +507,19 @@ fn every_probe_is_proved_by_a_wrong_variant() {
                         .chain(&variant.may_fail)
                         .any(|failed| cases.contains(&failed.as_str()))
             });
+            let probed_by_list = trait_name == "Sendable"
+                && cases.iter().any(|name| {
+                    manifest.cases.iter().any(|case| {
+                        case.name() == *name
+                            && probes_an_unsendable_instance(
+                                &std::fs::read_to_string(manifest.case_path(case))
+                                    .unwrap_or_default(),
+                                &type_name,
+                                allowed.item.contains(": Sync"),
+                            )
+                    })
+                });
+            let shown = shown || probed_by_list;
             let key = format!("{trait_name} for {type_name}");
             let owed = PROBES_OWED_A_VARIANT
                 .iter()
@@ -492,7 +529,7 @@ fn every_probe_is_proved_by_a_wrong_variant() {
             }
             match (shown, owed) {
                 (true, true) => problems.push(format!(
-                    "{}: `{key}` now has a wrong variant that fails its probe: take it off PROBES_OWED_A_VARIANT",
+                    "{}: `{key}` is now shown to be probed (by a wrong variant, or by a probe list naming an instance that must not be Sendable): take it off PROBES_OWED_A_VARIANT",
                     exercise.name
                 )),
                 (false, false) => problems.push(format!(
