@@ -537,7 +537,7 @@ mod tests {
         edit(
             &root,
             "book/src/SUMMARY.md",
-            "- [A Send-like marker](send-marker.md)\n",
+            "- [A Send-like marker: the derive and the spawn](send-marker.md)\n",
             "",
         );
         std::fs::write(
