@@ -14,35 +14,9 @@ n=${1:-40}
 base=$root/target/xsafe/measure-class
 rm -rf "$base"
 mkdir -p "$base/class"
-exercises=$(ls exercises)
 
-for i in $(seq -w 1 "$n"); do
-    kind=full
-    case $((10#$i % 4)) in
-        1) kind=starter ;;
-        2) kind=broken ;;
-    esac
-    dest=$base/class/student-$i-$kind
-    mkdir -p "$dest"
-    cp -r exercises "$dest/exercises"
-    rm -rf "$dest"/exercises/*/target
-    if [ "$kind" != starter ]; then
-        for exercise in $exercises; do
-            rm -rf "$dest/exercises/$exercise/src"
-            cp -r "solutions/$exercise/src" "$dest/exercises/$exercise/src"
-            if [ -d "solutions/$exercise/derive/src" ]; then
-                rm -rf "$dest/exercises/$exercise/derive/src"
-                cp -r "solutions/$exercise/derive/src" "$dest/exercises/$exercise/derive/src"
-            fi
-        done
-    fi
-    if [ "$kind" = broken ]; then
-        # One exercise per broken student, in turn, does not compile.
-        set -- $exercises
-        shift $(( 10#$i % $# ))
-        echo "this is not Rust" >> "$dest/exercises/$1/src/lib.rs"
-    fi
-done
+. ci/grader/make-class.sh
+make_class "$base/class" "$n"
 
 cargo build --quiet --locked --package xsafe-grader
 grader=$root/target/debug/xsafe-grader

@@ -24,42 +24,11 @@ n=${1:-8}
 base=$root/target/xsafe/measure-shards
 rm -rf "$base"
 mkdir -p "$base"
-exercises=$(ls exercises)
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-make_class() {
-    local class=$1 mark=$2
-    for i in $(seq -w 1 "$n"); do
-        kind=full
-        case $((10#$i % 4)) in
-            1) kind=starter ;;
-            2) kind=broken ;;
-        esac
-        dest=$class/student-$i-$kind
-        mkdir -p "$dest"
-        cp -r exercises "$dest/exercises"
-        rm -rf "$dest"/exercises/*/target
-        if [ "$kind" != starter ]; then
-            for exercise in $exercises; do
-                rm -rf "$dest/exercises/$exercise/src"
-                cp -r "solutions/$exercise/src" "$dest/exercises/$exercise/src"
-                if [ -d "solutions/$exercise/derive/src" ]; then
-                    rm -rf "$dest/exercises/$exercise/derive/src"
-                    cp -r "solutions/$exercise/derive/src" "$dest/exercises/$exercise/derive/src"
-                fi
-            done
-        fi
-        if [ "$kind" = broken ]; then
-            set -- $exercises
-            shift $(( 10#$i % $# ))
-            echo "this is not Rust" >> "$dest/exercises/$1/src/lib.rs"
-        fi
-        # Every file differs from every other run's: nothing is graded twice.
-        find "$dest/exercises" -name '*.rs' -path '*/src/*' -exec sh -c 'printf "\n// %s\n" "$0" >> "$1"' "$mark-$i" {} \;
-    done
-}
+. ci/grader/make-class.sh
 
 echo "machine: $(nproc) cores, $(rustc --version), load $(load)"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
@@ -83,8 +52,8 @@ shard() {
         "$(sed -n 's/.* in \([0-9]*\)s (.*/\1/p' "$base/$label.log" | tr '\n' ' ')"
     awk -v t="$total" -v n="$n" -v l="$label" 'BEGIN { printf "%s: %.1f s per submission on average\n", l, t / n }'
 }
-make_class "$base/class-a" a
-make_class "$base/class-b" b
+make_class "$base/class-a" "$n" a
+make_class "$base/class-b" "$n" b
 shard cold "$base/class-a"
 shard cached "$base/class-b"
 mkdir -p "$base/parts"

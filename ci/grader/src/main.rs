@@ -23,7 +23,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use xsafe_grade::{Course, Isolation, Limits, Toolchain};
+use xsafe_grade::{Course, CourseExercise, Isolation, Limits, Toolchain};
 use xsafe_report::{Ignored, Report, Setting, classroom, model as report, render};
 use xsafe_sandbox::submission;
 
@@ -396,18 +396,25 @@ fn default_course() -> PathBuf {
 fn grading_tools(course: &Course, cli: &Cli, exercises: &[String]) -> Result<Vec<String>, String> {
     let toolchain = Toolchain::find(&course.root, cli.toolchain.as_deref())
         .map_err(|err| format!("cannot find the toolchain: {err}"))?;
-    let miri_asked = !cli.no_miri
-        && exercises.iter().any(|name| {
-            course
-                .exercise(name)
-                .is_some_and(|exercise| exercise.manifest.cases.iter().any(|case| case.miri))
-        });
-    let miri = if miri_asked {
+    let miri = miri_setting(
+        cli,
+        exercises.iter().filter_map(|name| course.exercise(name)),
+    );
+    Ok(vec![toolchain.version, miri])
+}
+
+/// What a report says of Miri for a grade of `exercises`: its version, or
+/// why there is none, or that no case asked for it.
+fn miri_setting<'a>(cli: &Cli, exercises: impl IntoIterator<Item = &'a CourseExercise>) -> String {
+    let asked = !cli.no_miri
+        && exercises
+            .into_iter()
+            .any(|exercise| exercise.manifest.cases.iter().any(|case| case.miri));
+    if asked {
         xsafe_grade::miri::Miri::describe(&xsafe_grade::miri::Miri::find())
     } else {
         "Miri not asked".to_owned()
-    };
-    Ok(vec![toolchain.version, miri])
+    }
 }
 
 /// `--class`: grades every submission of the class (or of one shard of
@@ -724,18 +731,10 @@ fn run(cli: &Cli) -> Result<Report, String> {
     let toolchain = Toolchain::find(&course.root, cli.toolchain.as_deref())
         .map_err(|err| format!("cannot find the toolchain: {err}"))?;
     let seed = cli.seed.unwrap_or_else(random_seed);
-    let miri_asked = !cli.no_miri
-        && selected
-            .iter()
-            .any(|exercise| exercise.manifest.cases.iter().any(|case| case.miri));
     let setting = Setting {
         toolchain: toolchain.version.clone(),
         isolation: Isolation::detect(),
-        miri: if miri_asked {
-            xsafe_grade::miri::Miri::describe(&xsafe_grade::miri::Miri::find())
-        } else {
-            "Miri not asked".to_owned()
-        },
+        miri: miri_setting(cli, selected.iter().copied()),
         seed,
     };
 

@@ -233,18 +233,16 @@ impl Part {
                 ))
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let settings = value["settings"]
-            .as_array()
-            .ok_or_else(|| bad("settings"))?
-            .iter()
-            .map(|arg| string(arg, "settings"))
-            .collect::<Result<Vec<_>, String>>()?;
-        let tools = value["tools"]
-            .as_array()
-            .ok_or_else(|| bad("tools"))?
-            .iter()
-            .map(|tool| string(tool, "tools"))
-            .collect::<Result<Vec<_>, String>>()?;
+        let strings = |what: &str| {
+            value[what]
+                .as_array()
+                .ok_or_else(|| bad(what))?
+                .iter()
+                .map(|item| string(item, what))
+                .collect::<Result<Vec<_>, String>>()
+        };
+        let settings = strings("settings")?;
+        let tools = strings("tools")?;
         let header = Header {
             exercises,
             seed,

@@ -186,32 +186,16 @@ mod tests {
             "1/1".parse::<Shard>().map(|s| s.to_string()),
             Ok("1/1".into())
         );
-        let refused = |text: &str| text.parse::<Shard>().err().unwrap_or_default();
-        assert!(
-            refused("0/3").contains("count from 1"),
-            "{}",
-            refused("0/3")
-        );
-        assert!(
-            refused("4/3").contains("only 3 shards"),
-            "{}",
-            refused("4/3")
-        );
-        assert!(refused("x").contains("is not a shard"), "{}", refused("x"));
-        assert!(
-            refused("a/3").contains("is not a number"),
-            "{}",
-            refused("a/3")
-        );
-        assert!(
-            refused("1/0").contains("at least one"),
-            "{}",
-            refused("1/0")
-        );
-        assert!(
-            refused("-1/3").contains("is not a number"),
-            "{}",
-            refused("-1/3")
-        );
+        for (text, reason) in [
+            ("0/3", "count from 1"),
+            ("4/3", "only 3 shards"),
+            ("x", "is not a shard"),
+            ("a/3", "is not a number"),
+            ("1/0", "at least one"),
+            ("-1/3", "is not a number"),
+        ] {
+            let refused = text.parse::<Shard>().err().unwrap_or_default();
+            assert!(refused.contains(reason), "{text}: {refused}");
+        }
     }
 }

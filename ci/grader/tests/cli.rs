@@ -240,7 +240,7 @@ fn grades_a_revision_and_writes_every_report() {
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
-    let full = lock_order_points();
+    let full = full_points("lock-order");
     assert!(
         text.contains(&format!("{full}/{full} points over 1 exercises")),
         "{text}"
@@ -295,13 +295,13 @@ fn grades_a_revision_and_writes_every_report() {
     assert!(text.contains("the crate does not compile"), "{text}");
 }
 
-/// The full marks of lock-order, read from its manifest (points change
-/// when cases are added; the test must not).
-fn lock_order_points() -> u32 {
+/// The full marks of `exercise`, read from its manifest (points change
+/// when cases are added; the tests must not).
+fn full_points(exercise: &str) -> u32 {
     let course = xsafe_grade::Course::load(&root()).expect("the course loads");
     course
-        .exercise("lock-order")
-        .expect("lock-order is an exercise")
+        .exercise(exercise)
+        .unwrap_or_else(|| panic!("{exercise} is an exercise"))
         .manifest
         .total_points()
 }
@@ -606,12 +606,7 @@ fn a_tree_bomb_in_a_class_is_refused_before_the_disk() {
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let csv = std::fs::read_to_string(gradebook.join("grades.csv")).expect("grades.csv");
-    let full = xsafe_grade::Course::load(&root)
-        .expect("the course loads")
-        .exercise("ordered-tree")
-        .expect("ordered-tree")
-        .manifest
-        .total_points();
+    let full = full_points("ordered-tree");
     let row = |name: &str| -> Vec<String> {
         csv.lines()
             .find(|line| line.starts_with(&format!("{name},")))
@@ -802,12 +797,7 @@ fn three_shards_merge_into_the_unsharded_gradebook() {
     assert_eq!(names, ["erin", "dana", "alice", "bob", "carol"], "{csv}");
     let erin = csv.lines().nth(1).unwrap_or_default();
     assert!(erin.contains("not graded: cannot clone"), "{csv}");
-    let full = xsafe_grade::Course::load(&root)
-        .expect("the course loads")
-        .exercise("ordered-tree")
-        .expect("ordered-tree")
-        .manifest
-        .total_points();
+    let full = full_points("ordered-tree");
     assert!(
         csv.contains(&format!("alice,{full},{full},{full},graded")),
         "{csv}"

@@ -282,13 +282,9 @@ fn every_named_probe_uses_its_item() {
         let grading = exercise.starter.join("grading");
         let manifest = Manifest::load(&grading).unwrap_or_else(|err| panic!("{err}"));
         for allowed in &manifest.surface.allow {
-            let Some((_, probes)) = allowed.why.split_once("probed by ") else {
+            let Some(cases) = probe_cases(&allowed.why) else {
                 continue;
             };
-            let cases: Vec<&str> = probes
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
-                .filter(|word| word.contains('/'))
-                .collect();
             if cases.is_empty() {
                 problems.push(format!(
                     "{}: `{}` names no case after \"probed by\"",
@@ -321,6 +317,18 @@ fn every_named_probe_uses_its_item() {
         "only {checked} probes checked: are the allow lists still read?"
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The cases an allow-list reason says probe its item (`step/name` words
+/// after "probed by"), or `None` when it names no probe.
+fn probe_cases(why: &str) -> Option<Vec<&str>> {
+    let (_, probes) = why.split_once("probed by ")?;
+    Some(
+        probes
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
+            .filter(|word| word.contains('/'))
+            .collect(),
+    )
 }
 
 /// Whether `word` is one of the API's canonical generic parameters: `T0`,
@@ -486,16 +494,12 @@ fn every_probe_is_proved_by_a_wrong_variant() {
         let manifest = Manifest::load(&grading).unwrap_or_else(|err| panic!("{err}"));
         let variants = exercise.variants();
         for allowed in &manifest.surface.allow {
-            let Some((_, probes)) = allowed.why.split_once("probed by ") else {
+            let Some(cases) = probe_cases(&allowed.why) else {
                 continue;
             };
             let Some((trait_name, type_name)) = impl_of(&allowed.item) else {
                 continue;
             };
-            let cases: Vec<&str> = probes
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
-                .filter(|word| word.contains('/'))
-                .collect();
             let shown = variants.iter().any(|variant| {
                 variant
                     .edits
