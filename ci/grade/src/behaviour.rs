@@ -17,6 +17,7 @@ use crate::confine::{Confiner, Installed};
 use crate::limits::{Bounds, Ending};
 use crate::outcome::{CaseOutcome, Status};
 use crate::parallel::in_parallel;
+use std::collections::BTreeMap;
 use xsafe_case::Seed;
 use xsafe_case::protocol::{
     JudgeAnswer, JudgeRequest, OBSERVATION_MARKER, ObserveRequest, Observed,
@@ -40,6 +41,11 @@ pub struct BehaviourRun<'a> {
     pub tmp_bytes: u64,
     /// Observations run at once.
     pub workers: usize,
+    /// Where each case's last observing time is kept: the longest start
+    /// first, so the last worker does not end alone with a long case.
+    /// The order changes no verdict, since every case runs in its own
+    /// process from its own seed.
+    pub times: Option<&'a std::path::Path>,
     /// Shows paths the way the reader knows them.
     pub show: &'a (dyn Fn(&str) -> String + Sync),
 }
@@ -68,13 +74,48 @@ pub struct Observations {
 /// The observe phase: runs every case's observation, confined, at most
 /// `run.workers` at a time.
 pub fn observe_all(run: &BehaviourRun<'_>, cases: &[Case]) -> Observations {
-    let observed = in_parallel(cases, run.workers, |case| observe(run, case));
+    let before: BTreeMap<String, f64> = run
+        .times
+        .and_then(|path| std::fs::read(path).ok())
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default();
+    // Longest first; a case not timed yet counts as the longest.
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by(|&a, &b| {
+        let time = |index: usize| {
+            before
+                .get(&cases[index].name())
+                .copied()
+                .unwrap_or(f64::MAX)
+        };
+        time(b).total_cmp(&time(a))
+    });
+    let observed = in_parallel(&order, run.workers, |&index| {
+        let started = std::time::Instant::now();
+        let observed = observe(run, &cases[index]);
+        (observed, started.elapsed().as_secs_f64())
+    });
+    let mut in_order: Vec<Option<(Seed, Observation, String)>> =
+        cases.iter().map(|_| None).collect();
+    let mut after = BTreeMap::new();
+    for (&index, (observed, took)) in order.iter().zip(observed) {
+        after.insert(cases[index].name(), took);
+        in_order[index] = Some(observed);
+    }
+    if let Some(path) = run.times
+        && let Ok(bytes) = serde_json::to_vec(&after)
+    {
+        // Only an order depends on it: a failed write costs nothing else.
+        let _ = std::fs::write(path, bytes);
+    }
     Observations {
         cases: cases
             .iter()
             .cloned()
-            .zip(observed)
-            .map(|(case, (seed, observation, printed))| (case, seed, observation, printed))
+            .zip(in_order)
+            .filter_map(|(case, observed)| {
+                observed.map(|(seed, observation, printed)| (case, seed, observation, printed))
+            })
             .collect(),
     }
 }
@@ -143,20 +184,21 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
         seed,
     };
     let input = serde_json::to_vec(&request).unwrap_or_default();
-    let finished =
-        match run
-            .confiner
-            .run_program(run.observe, &[], input, run.tmp_bytes, run.bounds)
-        {
-            Ok(finished) => finished,
-            Err(err) => {
-                let outcome = CaseOutcome::new(
-                    Status::Stopped(format!("the observing program could not start: {err}")),
-                    String::new(),
-                );
-                return (seed, Err(outcome), String::new());
-            }
-        };
+    let started = std::time::Instant::now();
+    let finished = run
+        .confiner
+        .run_program(run.observe, &[], input, run.tmp_bytes, run.bounds);
+    crate::timing(&format!("  observed {}", case.name()), started);
+    let finished = match finished {
+        Ok(finished) => finished,
+        Err(err) => {
+            let outcome = CaseOutcome::new(
+                Status::Stopped(format!("the observing program could not start: {err}")),
+                String::new(),
+            );
+            return (seed, Err(outcome), String::new());
+        }
+    };
     let marked: Vec<&str> = finished
         .stdout
         .lines()
@@ -229,10 +271,12 @@ fn ask_judge(run: &BehaviourRun<'_>, request: &JudgeRequest) -> Result<JudgeAnsw
         });
     }
     let input = serde_json::to_vec(request).map_err(|err| format!("the judge's request: {err}"))?;
+    let started = std::time::Instant::now();
     let finished = run
         .confiner
         .run_program(run.judge, &[], input, run.tmp_bytes, run.bounds)
         .map_err(|err| format!("the judge could not start: {err}"))?;
+    crate::timing("  judged every case", started);
     if let Some(why) = finished.stopped_because() {
         return Err(format!("the judge was {why}"));
     }

@@ -433,8 +433,16 @@ impl Confiner {
 
     /// The environment cargo runs with inside a job: the toolchain's
     /// programs, a `CARGO_HOME` with only the registry, no flags from the
-    /// grader's environment, no colour, no progress.
+    /// grader's environment, no colour, no progress. Incremental
+    /// compilation only where build folders are kept between grades (the
+    /// learner's tool): after a one-line edit it rebuilds the observing
+    /// program in about a quarter of the time (0.45 s against 1.8 s for
+    /// ordered-tree on 2 cores), while a fresh folder would only fill it.
     pub fn cargo_env(&self) -> BTreeMap<String, OsString> {
+        let incremental = match self.freshness {
+            Freshness::Kept => "1",
+            Freshness::PerGrade => "0",
+        };
         let bin = self.toolchain.sysroot.join("bin");
         let mut path = bin.clone().into_os_string();
         path.push(":/usr/local/bin:/usr/bin:/bin");
@@ -452,7 +460,7 @@ impl Confiner {
             ("CARGO_TERM_COLOR", "never".into()),
             ("CARGO_TERM_PROGRESS_WHEN", "never".into()),
             ("CARGO_NET_OFFLINE", "true".into()),
-            ("CARGO_INCREMENTAL", "0".into()),
+            ("CARGO_INCREMENTAL", incremental.into()),
             ("RUST_BACKTRACE", "0".into()),
         ]
         .into_iter()
@@ -517,7 +525,9 @@ impl Confiner {
             }
         }
         let command = self.confine(command, &view);
+        let started = std::time::Instant::now();
         let run = run_bounded_bytes(command, job.bounds, None).map_err(JobError::Start);
+        crate::timing("    its confined process", started);
         // The grader's own copies of the fresh folders (without bubblewrap
         // they are real folders) go, whatever happened.
         let cleanup = || {

@@ -597,6 +597,7 @@ fn build(
         // The observing program is always this build's: with learner
         // macros, it is made from their checked recordings, replayed.
         let observe_here = true;
+        let started_loop = std::time::Instant::now();
         let judge_here = trusted.judge.is_none() && !observable.is_empty();
         let project = write_project(
             &ProjectSpec {
@@ -685,7 +686,20 @@ fn build(
                 )));
             }
         }
-        if !plan.surface.is_empty() {
+        // The learner's tool reuses the last rustdoc JSON when no item of
+        // the crate can have changed (see `doc_cache`).
+        let doc_key = (!guarded && !plan.surface.is_empty())
+            .then(|| {
+                let mut context = plan.toolchain.version.clone().into_bytes();
+                context.extend(std::fs::read(project.root.join("Cargo.toml")).unwrap_or_default());
+                context.extend(std::fs::read(project.root.join("Cargo.lock")).unwrap_or_default());
+                crate::doc_cache::items_key(&crate_dir, &context)
+            })
+            .flatten();
+        let kept_doc = doc_key
+            .as_deref()
+            .and_then(|key| crate::doc_cache::load(work, key));
+        if !plan.surface.is_empty() && kept_doc.is_none() {
             steps.push(bootstrapped(cargo_step(
                 confiner,
                 "doc",
@@ -732,7 +746,10 @@ fn build(
             tmp_bytes: plan.request.limits.build_tmp_bytes,
             bounds: plan.build_bounds(step_count),
         };
+        crate::timing("  the build's project", started_loop);
+        let started = std::time::Instant::now();
         let mut output = confiner.run(&job)?;
+        crate::timing("  the build's job", started);
         if guarded {
             expand_again(plan, confiner, &job, &mut output)?;
         }
@@ -761,9 +778,16 @@ fn build(
             refuse_before_main(plan, &output)?;
             refuse_other_views(plan, &output)?;
         }
-        let doc_json = match output.files.get(&doc_file) {
-            Some(json) => Ok(json.clone()),
-            None => {
+        crate::timing("  the build read", started);
+        let doc_json = match (kept_doc, output.files.get(&doc_file)) {
+            (Some(json), _) => Ok(json),
+            (None, Some(json)) => {
+                if let Some(key) = &doc_key {
+                    crate::doc_cache::store(work, key, json);
+                }
+                Ok(json.clone())
+            }
+            (None, None) => {
                 let doc = output.step("doc");
                 Err((
                     doc.stopped_because()
@@ -1000,6 +1024,7 @@ fn behave(
     let observe: Installed = confiner.install(observe)?;
     let judge: Installed = confiner.install(judge)?;
     let show = |text: &str| plan.show(text);
+    let times = plan.request.work_dir.join("case-times.json");
     let run = BehaviourRun {
         observe: &observe,
         judge: &judge,
@@ -1008,6 +1033,7 @@ fn behave(
         bounds: plan.request.limits.case(),
         tmp_bytes: plan.request.limits.run_tmp_bytes,
         workers: std::thread::available_parallelism().map_or(1, usize::from),
+        times: Some(&times),
         show: &show,
     };
     let observations = observe_all(&run, &decided.observable);

@@ -36,6 +36,7 @@ pub mod cgroup;
 pub mod compile_fail;
 pub mod confine;
 pub mod depinfo;
+pub mod doc_cache;
 mod grade;
 pub mod limits;
 pub mod macros;
@@ -46,6 +47,14 @@ pub mod project;
 pub mod surface;
 pub mod toolchain;
 pub mod trusted;
+
+/// With `XSAFE_TIMINGS` set, prints how long `what` took since `started`
+/// (for diagnosis only: no verdict reads it).
+pub(crate) fn timing(what: &str, started: std::time::Instant) {
+    if std::env::var_os("XSAFE_TIMINGS").is_some() {
+        eprintln!("{what}: {:?}", started.elapsed());
+    }
+}
 
 pub use confine::{Freshness, Isolation};
 pub use grade::{GradeError, GradeRequest, grade};

@@ -237,9 +237,23 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     // is a check the grade does not count.
     // What a derive of the crate writes into the cases is held to the
     // same: the whole workspace builds that way.
-    let profile: toml::Table =
+    let mut profile: toml::Table =
         toml::from_str("[dev]\ndebug = 0\ndebug-assertions = false\noverflow-checks = true\n")
             .unwrap_or_default();
+    // The judge never holds learner code and is built once per course, so
+    // it is optimized: it replays every case's model (100,000-key sets,
+    // thousands of transfers) on each grade, and at opt-level 0 that was
+    // most of the behaviour phase. Its semantics are the profile's
+    // (overflow checks on), so its verdicts are the same.
+    if judge_source.is_some()
+        && let Some(toml::Value::Table(dev)) = profile.get_mut("dev")
+    {
+        let mut judge = toml::Table::new();
+        judge.insert("opt-level".into(), 2.into());
+        let mut packages = toml::Table::new();
+        packages.insert(judge_package.clone(), judge.into());
+        dev.insert("package".into(), packages.into());
+    }
     top.insert("profile".into(), profile.into());
     write_if_changed(
         &root.join("Cargo.toml"),

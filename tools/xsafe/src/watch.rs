@@ -62,8 +62,9 @@ struct Watch {
 }
 
 /// How long saves must pause before the files are read: editors write a
-/// file in more than one step.
-const SETTLE: Duration = Duration::from_millis(150);
+/// file in more than one step (a write and a rename, a few milliseconds
+/// apart), and every millisecond here is one the learner waits.
+const SETTLE: Duration = Duration::from_millis(60);
 
 /// Runs watch mode on the current exercise.
 pub fn run(app: &mut App) -> std::io::Result<Next> {

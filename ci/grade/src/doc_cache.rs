@@ -1,0 +1,261 @@
+//! The learner's tool runs rustdoc only when the crate's items may have
+//! changed.
+//!
+//! Invariant: two crates with the same [`items_key`] have the same rustdoc
+//! JSON in every field the surface reads (items, signatures, impls, docs;
+//! the surface reads no source positions). The key hashes every file of
+//! the crate's folder byte for byte, except the library's sources
+//! (`src/**.rs`), where the statements of each function body are left
+//! out; a body's own items (an `impl` or a `struct` inside a `fn`) and
+//! every macro call in it (which could expand to items) stay in the key.
+//! Where that could miss a change, nothing is left out: a source file syn
+//! cannot read as a file of items counts byte for byte, and a folder with
+//! a procedural macro (whose bodies write items), a link or a file that
+//! cannot be read gives no key, so rustdoc runs.
+//!
+//! Only [`crate::Freshness::Kept`] grades use it: the learner grades their
+//! own code, and a re-grade after an edit inside a body (most edits while
+//! doing an exercise) skips rustdoc, about 0.4 s of CPU on two cores. The
+//! instructor's grader runs rustdoc on every submission.
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+
+/// The key of the crate in `crate_dir` in `context` (the toolchain's
+/// version and the files of the workspace that builds it, byte for byte),
+/// or `None` when a file cannot be read, a link is found, or the folder
+/// holds a procedural macro.
+pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for entry in walkdir::WalkDir::new(crate_dir).follow_links(false) {
+        let entry = entry.ok()?;
+        if entry.path_is_symlink() {
+            return None;
+        }
+        if entry.file_type().is_file() {
+            files.push(entry.path().to_path_buf());
+        }
+    }
+    files.sort();
+    let mut hasher = Sha256::new();
+    hasher.update(context);
+    hasher.update([0]);
+    for file in files {
+        let bytes = std::fs::read(&file).ok()?;
+        let name = file
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("");
+        if name == "Cargo.toml" && String::from_utf8_lossy(&bytes).contains("proc-macro") {
+            return None;
+        }
+        let relative = file.strip_prefix(crate_dir).unwrap_or(&file);
+        hasher.update(relative.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        // Only the library's sources are read as Rust: any other file
+        // (the course's cases, a script) counts byte for byte, which costs
+        // no parsing and can only make the key change more often.
+        let reduced = (relative.starts_with("src") && name.ends_with(".rs"))
+            .then(|| without_body_statements(&String::from_utf8_lossy(&bytes)))
+            .flatten();
+        match reduced {
+            Some(text) => {
+                hasher.update(b"reduced\0");
+                hasher.update(text.as_bytes());
+            }
+            None => {
+                hasher.update(b"bytes\0");
+                hasher.update(&bytes);
+            }
+        }
+        hasher.update([0]);
+    }
+    Some(format!("{:x}", hasher.finalize()))
+}
+
+/// The file's tokens with every function body replaced by the items and
+/// macro calls it holds, or `None` when syn cannot read it as a file.
+fn without_body_statements(source: &str) -> Option<String> {
+    let mut file = syn::parse_file(source).ok()?;
+    BodiesToItems.visit_file_mut(&mut file);
+    Some(quote::quote!(#file).to_string())
+}
+
+/// Replaces each function body by what in it could still add an item.
+struct BodiesToItems;
+
+impl BodiesToItems {
+    fn reduce(block: &mut syn::Block) {
+        let mut kept = ItemsAndMacros::default();
+        kept.visit_block(block);
+        let mut statements: Vec<syn::Stmt> = kept.items.into_iter().map(syn::Stmt::Item).collect();
+        statements.extend(kept.macros.into_iter().map(|mac| {
+            syn::Stmt::Macro(syn::StmtMacro {
+                attrs: Vec::new(),
+                mac,
+                semi_token: Some(Default::default()),
+            })
+        }));
+        for statement in &mut statements {
+            if let syn::Stmt::Item(item) = statement {
+                BodiesToItems.visit_item_mut(item);
+            }
+        }
+        block.stmts = statements;
+    }
+}
+
+impl VisitMut for BodiesToItems {
+    fn visit_item_fn_mut(&mut self, item: &mut syn::ItemFn) {
+        for attr in &mut item.attrs {
+            self.visit_attribute_mut(attr);
+        }
+        self.visit_signature_mut(&mut item.sig);
+        Self::reduce(&mut item.block);
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, item: &mut syn::ImplItemFn) {
+        self.visit_signature_mut(&mut item.sig);
+        Self::reduce(&mut item.block);
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, item: &mut syn::TraitItemFn) {
+        self.visit_signature_mut(&mut item.sig);
+        if let Some(block) = &mut item.default {
+            Self::reduce(block);
+        }
+    }
+}
+
+/// Every item and macro call inside a body, however deep (in blocks,
+/// closures, nested expressions); an item's own insides are its own.
+#[derive(Default)]
+struct ItemsAndMacros {
+    items: Vec<syn::Item>,
+    macros: Vec<syn::Macro>,
+}
+
+impl<'ast> Visit<'ast> for ItemsAndMacros {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        self.items.push(item.clone());
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.macros.push(mac.clone());
+    }
+}
+
+/// Where the last rustdoc JSON is kept, named by its key, in `work`.
+fn cached(work: &Path, key: &str) -> PathBuf {
+    work.join("doc-cache").join(format!("{key}.json"))
+}
+
+/// The rustdoc JSON last written for `key`, if it is still kept.
+pub fn load(work: &Path, key: &str) -> Option<Vec<u8>> {
+    std::fs::read(cached(work, key)).ok()
+}
+
+/// Keeps `json` as the rustdoc JSON for `key`, in place of any other. A
+/// failure to keep it only costs the next grade a rustdoc run.
+pub fn store(work: &Path, key: &str, json: &[u8]) {
+    let dir = work.join("doc-cache");
+    let _ = std::fs::remove_dir_all(&dir);
+    if std::fs::create_dir_all(&dir).is_ok() {
+        let _ = std::fs::write(cached(work, key), json);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key_of(files: &[(&str, &str)]) -> Option<String> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "xsafe-doc-cache-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (name, text) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().expect("a file has a folder"))
+                .expect("the test's folder can be made");
+            std::fs::write(&path, text).expect("the test's file can be written");
+        }
+        let key = items_key(&dir, b"rustc test");
+        let _ = std::fs::remove_dir_all(&dir);
+        key
+    }
+
+    const TOML: &str = "[package]\nname = \"x\"\n";
+
+    #[test]
+    fn an_edit_inside_a_body_keeps_the_key() {
+        let before = key_of(&[
+            ("Cargo.toml", TOML),
+            ("src/lib.rs", "pub fn f() -> u8 { let a = 1; a + 1 }\n"),
+        ]);
+        let after = key_of(&[
+            ("Cargo.toml", TOML),
+            ("src/lib.rs", "pub fn f() -> u8 {\n    // done\n    2\n}\n"),
+        ]);
+        assert!(before.is_some());
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn what_can_change_the_items_changes_the_key() {
+        let base = key_of(&[
+            ("Cargo.toml", TOML),
+            (
+                "src/lib.rs",
+                "pub struct S;\nimpl S { pub fn f(&self) -> u8 { 1 } }\n",
+            ),
+        ]);
+        assert!(base.is_some());
+        for other in [
+            // another signature
+            "pub struct S;\nimpl S { pub fn f(&self) -> u16 { 1 } }\n",
+            // an impl inside a body is an impl of the crate
+            "pub struct S;\nimpl S { pub fn f(&self) -> u8 { impl Clone for S { fn clone(&self) -> S { S } } 1 } }\n",
+            // so is one deep in a closure
+            "pub struct S;\nimpl S { pub fn f(&self) -> u8 { let g = || { struct T; }; g(); 1 } }\n",
+            // a macro call in a body may expand to items
+            "pub struct S;\nimpl S { pub fn f(&self) -> u8 { m!(); 1 } }\n",
+            // a doc comment
+            "pub struct S;\nimpl S { /// One.\n pub fn f(&self) -> u8 { 1 } }\n",
+        ] {
+            let changed = key_of(&[("Cargo.toml", TOML), ("src/lib.rs", other)]);
+            assert_ne!(base, changed, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_procedural_macro_or_a_build_script_is_never_reduced() {
+        let proc_macro = key_of(&[
+            ("Cargo.toml", TOML),
+            ("derive/Cargo.toml", "[lib]\nproc-macro = true\n"),
+            ("src/lib.rs", "pub fn f() {}\n"),
+        ]);
+        assert_eq!(proc_macro, None);
+        let script = |body: &str| {
+            key_of(&[
+                ("Cargo.toml", TOML),
+                ("build.rs", &format!("fn main() {{ {body} }}\n")),
+                ("src/lib.rs", "pub fn f() {}\n"),
+            ])
+        };
+        assert_ne!(script("let a = 1;"), script("let a = 2;"));
+    }
+
+    #[test]
+    fn a_file_syn_cannot_read_counts_byte_for_byte() {
+        let a = key_of(&[("Cargo.toml", TOML), ("src/lib.rs", "pub fn f( { 1 }\n")]);
+        let b = key_of(&[("Cargo.toml", TOML), ("src/lib.rs", "pub fn f( { 2 }\n")]);
+        assert!(a.is_some());
+        assert_ne!(a, b);
+    }
+}
