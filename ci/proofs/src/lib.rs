@@ -57,6 +57,21 @@ pub fn toolchains() -> Vec<Option<String>> {
     }
 }
 
+/// The toolchains the variants are graded on: `XSAFE_VARIANT_TOOLCHAINS`
+/// (names separated by commas) when set, else every one of
+/// [`toolchains`]. `ci/test.sh` grades the variants on the first toolchain
+/// only, to keep CI under its time; `ci/every-toolchain.sh` grades them on
+/// all of them.
+pub fn variant_toolchains() -> Vec<Option<String>> {
+    match std::env::var("XSAFE_VARIANT_TOOLCHAINS") {
+        Ok(names) if !names.trim().is_empty() => names
+            .split(',')
+            .map(|name| Some(name.trim().to_owned()))
+            .collect(),
+        _ => toolchains(),
+    }
+}
+
 /// A toolchain's name in messages and folder names.
 pub fn toolchain_label(toolchain: &Option<String>) -> String {
     toolchain.clone().unwrap_or_else(|| "default".to_owned())
