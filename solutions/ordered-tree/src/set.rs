@@ -213,6 +213,9 @@ impl<T> Default for OrderedSet<T> {
     }
 }
 
+/// Builds the set by `insert`, key by key: of keys equal by `Ord`, the one
+/// given first stays. A `From<Vec<_>>` or `Extend<&_>` you add must build
+/// exactly the set this builds from the same keys.
 impl<T: Ord> FromIterator<T> for OrderedSet<T> {
     fn from_iter<I: IntoIterator<Item = T>>(keys: I) -> Self {
         let mut set = OrderedSet::new();

@@ -5,6 +5,14 @@
 //! do not reach), `From<Vec<_>>`, and the round trip through `NonEmptySet`.
 //! A route that skipped `insert` would hand out a tree out of order or a
 //! `len` that lies.
+//!
+//! Every route that builds a set from many keys also builds the set
+//! `collect()` builds when keys are equal by `Ord` but not the same: of
+//! such keys, the set holds the first one given, as `insert` keeps the key
+//! it holds. Keys ordered by value alone and tagged with their place show
+//! which copy stayed, in inputs of more than 20 keys with duplicates
+//! everywhere (a `sort_unstable` of so many keys may move the first copy
+//! behind another).
 use crate::support::{TreeView, assert_ordered, keys_like, sorted};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -14,6 +22,40 @@ const COLLECTED: [u32; 12] = [5, 2, 9, 2, 7, 0, 5, 11, 3, 9, 1, 5];
 /// Ranks extended with afterwards: some already held.
 const EXTENDED: [u32; 6] = [4, 9, 10, 0, 8, 4];
 const RANKS: usize = 14;
+
+/// Ranks of the first tagged input: 40 keys, 14 values, repeated next to
+/// each other, far apart, at both ends.
+const PLACED: [u32; 40] = [
+    7, 3, 11, 3, 0, 9, 5, 3, 12, 1, 7, 7, 2, 10, 4, 0, 8, 6, 11, 3, 13, 5, 9, 1, 7, 12, 2, 0, 6, 3,
+    10, 4, 13, 13, 8, 1, 5, 11, 2, 7,
+];
+/// Values among the tagged inputs' keys.
+const PLACED_RANKS: usize = 16;
+
+/// The tagged inputs' keys: the values of [`PLACED`], and 64 keys over 16
+/// values in a fixed scattered order. A key's tag is its index.
+fn placed_inputs(seed: Seed) -> [Vec<u32>; 2] {
+    let scattered: Vec<u32> = (0..64u32).map(|i| (i * 7 + i * i % 5) % 16).collect();
+    let seed = Seed(seed.0 ^ 0x7ac5);
+    [
+        keys_like(seed, &PLACED, PLACED_RANKS),
+        keys_like(seed, &scattered, PLACED_RANKS),
+    ]
+}
+
+/// A set built from one of [`placed_inputs`] by one route.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Kept {
+    /// How the set was built, in words.
+    route: String,
+    /// Which of the inputs.
+    input: usize,
+    /// The tree, by value.
+    tree: TreeView,
+    /// The keys in order, each as (value, the place in the input of the
+    /// copy the tree holds), read from `root_node`.
+    places: Vec<(u32, u32)>,
+}
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
@@ -27,6 +69,8 @@ pub struct Seen {
     /// Through `into_non_empty`, two inserts and `into_set`.
     round_trip: TreeView,
     non_empty_clone: Option<Vec<u32>>,
+    /// Sets built from tagged keys, equal by value.
+    kept: Vec<Kept>,
 }
 
 fn keys(seed: Seed, ranks: &[u32]) -> Vec<u32> {
@@ -76,6 +120,7 @@ pub fn observe(seed: Seed) -> Seen {
             len: usize::MAX,
         },
     };
+    let kept = placed::built(seed);
     let non_empty_probe = Probe::<NonEmptySet<u32>>::of();
     let non_empty = NonEmptySet::new(keys(seed, &[3])[0]);
     let non_empty_clone = (&non_empty_probe)
@@ -90,6 +135,142 @@ pub fn observe(seed: Seed) -> Seen {
         from_vec,
         round_trip,
         non_empty_clone,
+        kept,
+    }
+}
+
+/// Tagged keys and the routes that build sets of them.
+#[cfg(not(xsafe_judge))]
+mod placed {
+    use super::{Kept, placed_inputs};
+    use crate::support::{Probe, view};
+    use ordered_tree::{Node, OrderedSet};
+    use std::cmp::Ordering;
+    use xsafe_case::Seed;
+
+    /// A key ordered by `value` alone: two keys with one value are equal
+    /// for the set, and `place` tells which of them it holds.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Placed {
+        value: u32,
+        place: u32,
+    }
+
+    impl From<Placed> for u32 {
+        fn from(key: Placed) -> u32 {
+            key.value
+        }
+    }
+
+    impl PartialEq for Placed {
+        fn eq(&self, other: &Self) -> bool {
+            self.value == other.value
+        }
+    }
+
+    impl Eq for Placed {}
+
+    impl PartialOrd for Placed {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+
+    impl Ord for Placed {
+        fn cmp(&self, other: &Self) -> Ordering {
+            self.value.cmp(&other.value)
+        }
+    }
+
+    /// `From<Vec<Placed>>`, if the set has it (see `support::Probe`).
+    trait ByFromPlaced<T> {
+        fn placed_from_vec(&self, keys: Vec<Placed>) -> Option<T>;
+    }
+    impl<T: From<Vec<Placed>>> ByFromPlaced<T> for Probe<T> {
+        fn placed_from_vec(&self, keys: Vec<Placed>) -> Option<T> {
+            Some(T::from(keys))
+        }
+    }
+    trait NoFromPlaced<T> {
+        fn placed_from_vec(&self, _: Vec<Placed>) -> Option<T> {
+            None
+        }
+    }
+    impl<T> NoFromPlaced<T> for &Probe<T> {}
+
+    /// `Extend<&Placed>`, if the set has it.
+    trait ByExtendPlaced<T> {
+        fn placed_extend_ref(&self, target: &mut T, keys: &[Placed]) -> bool;
+    }
+    impl<T: for<'k> Extend<&'k Placed>> ByExtendPlaced<T> for Probe<T> {
+        fn placed_extend_ref(&self, target: &mut T, keys: &[Placed]) -> bool {
+            target.extend(keys.iter());
+            true
+        }
+    }
+    trait NoExtendPlaced<T> {
+        fn placed_extend_ref(&self, _: &mut T, _: &[Placed]) -> bool {
+            false
+        }
+    }
+    impl<T> NoExtendPlaced<T> for &Probe<T> {}
+
+    /// The keys of the tree in order, with their places, read through
+    /// `root_node` without recursion.
+    fn places(set: &OrderedSet<Placed>) -> Vec<(u32, u32)> {
+        let mut places = Vec::new();
+        let mut pending: Vec<&Node<Placed>> = Vec::new();
+        let mut next = set.root_node();
+        loop {
+            while let Some(node) = next {
+                pending.push(node);
+                next = node.left();
+            }
+            let Some(node) = pending.pop() else { break };
+            places.push((node.key().value, node.key().place));
+            next = node.right();
+        }
+        places
+    }
+
+    /// Each input built into a set by each route the crate has.
+    pub fn built(seed: Seed) -> Vec<Kept> {
+        let probe = Probe::<OrderedSet<Placed>>::of();
+        let mut kept = Vec::new();
+        for (input, values) in placed_inputs(seed).into_iter().enumerate() {
+            let keys: Vec<Placed> = (0u32..)
+                .zip(values)
+                .map(|(place, value)| Placed { value, place })
+                .collect();
+            let (head, tail) = keys.split_at(keys.len() / 2);
+            let mut record = |route: &str, set: &OrderedSet<Placed>| {
+                kept.push(Kept {
+                    route: route.to_string(),
+                    input,
+                    tree: view(set),
+                    places: places(set),
+                });
+            };
+            let collected: OrderedSet<Placed> = keys.iter().copied().collect();
+            record("collect()", &collected);
+            let mut extended: OrderedSet<Placed> = head.iter().copied().collect();
+            extended.extend(tail.iter().copied());
+            record(
+                "collect() of the first half, then extend() with the rest",
+                &extended,
+            );
+            if let Some(set) = (&probe).placed_from_vec(keys.clone()) {
+                record("From<Vec<_>>", &set);
+            }
+            let mut by_ref: OrderedSet<Placed> = head.iter().copied().collect();
+            if (&probe).placed_extend_ref(&mut by_ref, tail) {
+                record(
+                    "collect() of the first half, then extend() with `&key`s of the rest",
+                    &by_ref,
+                );
+            }
+        }
+        kept
     }
 }
 
@@ -141,5 +322,59 @@ pub fn judge(seed: Seed, seen: Seen) {
     );
     if let Some(keys_of_copy) = &seen.non_empty_clone {
         assert_eq!(keys_of_copy, &keys(seed, &[3]), "a cloned NonEmptySet holds the same keys");
+    }
+    judge_kept(seed, &seen.kept);
+}
+
+/// Each set of tagged keys holds each value once, in order, as the copy
+/// given first.
+fn judge_kept(seed: Seed, kept: &[Kept]) {
+    let inputs = placed_inputs(seed);
+    for input in 0..inputs.len() {
+        let routes = kept.iter().filter(|built| built.input == input).count();
+        assert!(
+            routes >= 2,
+            "input {input}: collect() and extend() must both have been recorded"
+        );
+    }
+    for built in kept {
+        let Some(values) = inputs.get(built.input) else {
+            panic!(
+                "a set built from input {}, which the case does not have",
+                built.input
+            );
+        };
+        let route = &built.route;
+        assert_eq!(
+            assert_ordered(&built.tree),
+            sorted(values),
+            "{route}, from {} keys with repeated values: an ordered set of each value once, with len() counting them",
+            values.len()
+        );
+        let mut first_places: Vec<(u32, u32)> = Vec::new();
+        for (place, &value) in (0u32..).zip(values) {
+            if !first_places.iter().any(|&(seen, _)| seen == value) {
+                first_places.push((value, place));
+            }
+        }
+        first_places.sort_unstable();
+        let held: Vec<u32> = built.places.iter().map(|&(value, _)| value).collect();
+        let expected: Vec<u32> = first_places.iter().map(|&(value, _)| value).collect();
+        assert_eq!(
+            held, expected,
+            "{route}: the walk of root_node must meet each value once, in order"
+        );
+        for (&(value, place), &(_, first)) in built.places.iter().zip(&first_places) {
+            let given: Vec<u32> = (0u32..)
+                .zip(values)
+                .filter(|&(_, &other)| other == value)
+                .map(|(place, _)| place)
+                .collect();
+            assert_eq!(
+                place, first,
+                "{route} (input {}): of the keys equal to {value}, given at places {given:?}, the set holds the one from place {place}; collect() holds the first one given, as insert keeps the key a set holds",
+                built.input
+            );
+        }
     }
 }
