@@ -6,8 +6,8 @@
 #
 # It clones BRANCH (default: the current one) of this repository into a
 # fresh folder, runs `cargo xsafe` there (cold: the tool and the first
-# grade build from nothing), quits, runs it again (warm), then appends a
-# line to exercises/ordered-tree/src/lib.rs and waits for the re-grade.
+# grade build from nothing), quits, runs it again (warm), then makes five
+# one-line edits in exercises/ordered-tree and waits for each re-grade.
 # Prints seconds since `cargo xsafe` started for each point, and the load
 # average (other work on the machine slows every number). Needs tmux and
 # python3; leaves the clone in a temporary folder it names.
@@ -48,10 +48,20 @@ echo "load: $(uptime)"
 start_tool
 echo "warm: first screen   $(wait_for 'Exercise 1 of' 600)"
 echo "warm: first grade    $(wait_for 'Grade 1 took' 600)"
-sleep 1
-start=$(now)
-echo "// a one-line edit" >> "$dir/exercises/ordered-tree/src/lib.rs"
-echo "warm: re-grade after a one-line edit $(wait_for 'Grade 2 took' 600)"
-tmux capture-pane -p -t "$session" | grep 'Grade 2 took' || true
+# Five one-line edits, each timed from the save to the new grade on the
+# screen: a comment (edits 1, 3, 5) and a change inside a function body
+# (edits 2 and 4, the message of a `todo!`).
+set_rs="$dir/exercises/ordered-tree/src/set.rs"
+for edit in 1 2 3 4 5; do
+    sleep 1
+    start=$(now)
+    case $edit in
+        2) sed -i 's/todo!("OrderedSet::first")/todo!("OrderedSet::first, to do")/' "$set_rs" ;;
+        4) sed -i 's/todo!("OrderedSet::first, to do")/todo!("OrderedSet::first")/' "$set_rs" ;;
+        *) echo "// a one-line edit" >> "$dir/exercises/ordered-tree/src/lib.rs" ;;
+    esac
+    echo "warm: re-grade after one-line edit $edit $(wait_for "Grade $(( edit + 1 )) took" 600)"
+done
+tmux capture-pane -p -t "$session" | grep 'took' || true
 quit_tool
 echo "load: $(uptime)"
