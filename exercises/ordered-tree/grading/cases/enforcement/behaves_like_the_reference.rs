@@ -8,8 +8,10 @@
 //! learner's set answers and holds, step by step, exactly what the
 //! reference solution does: the same results, the same keys (the first of
 //! two equal keys stays), read both by `iter` and by a walk of
-//! `root_node`, and the same `len`. An inverted range (`5..2`) may yield
-//! nothing or panic, as std's `BTreeSet` does; it never yields a key.
+//! `root_node`, and the same `len`. An inverted range (a start above the
+//! end, of any kind of bound, or both ends excluded at one key, whether
+//! the set holds it or not) may yield nothing or panic, as std's
+//! `BTreeSet` does; it never yields a key.
 use crate::support::diff::{End, Op};
 use crate::support::diff::names;
 use serde::{Deserialize, Serialize};
@@ -56,6 +58,12 @@ const SEQUENCES: [(&str, &[Op]); 3] = [
             Range(Ex(2), Ex(2)),
             Range(In(5), Ex(2)),
             Range(Ex(7), In(0)),
+            Range(Ex(3), Ex(3)),
+            Range(Ex(5), Ex(5)),
+            Range(Ex(5), In(3)),
+            Range(Ex(5), Ex(3)),
+            Range(Ex(4), In(1)),
+            Range(In(4), In(1)),
             Remove(3),
             Remove(3),
             Remove(2),

@@ -10,9 +10,10 @@
 //! `collect()` builds when keys are equal by `Ord` but not the same: of
 //! such keys, the set holds the first one given, as `insert` keeps the key
 //! it holds. Keys ordered by value alone and tagged with their place show
-//! which copy stayed, in inputs of more than 20 keys with duplicates
+//! which copy stayed, in inputs of 40, 64 and 240 keys with duplicates
 //! everywhere (a `sort_unstable` of so many keys may move the first copy
-//! behind another).
+//! behind another), given whole to each route and, for `extend`, also
+//! half after a set collected from the other half.
 use crate::support::{TreeView, assert_ordered, keys_like, sorted};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -32,14 +33,16 @@ const PLACED: [u32; 40] = [
 /// Values among the tagged inputs' keys.
 const PLACED_RANKS: usize = 16;
 
-/// The tagged inputs' keys: the values of [`PLACED`], and 64 keys over 16
-/// values in a fixed scattered order. A key's tag is its index.
-fn placed_inputs(seed: Seed) -> [Vec<u32>; 2] {
+/// The tagged inputs' keys: the values of [`PLACED`], and 64 and 240 keys
+/// over 16 values in fixed scattered orders. A key's tag is its index.
+fn placed_inputs(seed: Seed) -> [Vec<u32>; 3] {
     let scattered: Vec<u32> = (0..64u32).map(|i| (i * 7 + i * i % 5) % 16).collect();
+    let long: Vec<u32> = (0..240u32).map(|i| (i * 5 + i * i % 7) % 16).collect();
     let seed = Seed(seed.0 ^ 0x7ac5);
     [
         keys_like(seed, &PLACED, PLACED_RANKS),
         keys_like(seed, &scattered, PLACED_RANKS),
+        keys_like(seed, &long, PLACED_RANKS),
     ]
 }
 
@@ -267,6 +270,13 @@ mod placed {
                 record(
                     "collect() of the first half, then extend() with `&key`s of the rest",
                     &by_ref,
+                );
+            }
+            let mut whole_by_ref = OrderedSet::new();
+            if (&probe).placed_extend_ref(&mut whole_by_ref, &keys) {
+                record(
+                    "extend() of an empty set with `&key`s of the whole input",
+                    &whole_by_ref,
                 );
             }
         }

@@ -5,10 +5,12 @@
 //! same keys, whatever order they were built in; they compare as their
 //! keys in order do (as std's `BTreeSet` does); `partial_cmp` is `cmp`;
 //! equal sets hash the same, and sets of different keys do not all hash
-//! alike. Among the sets are chains hundreds of nodes
-//! deep (keys inserted in increasing and in decreasing order), whose
-//! iteration must give every key: an iterator with a fixed-size stack
-//! loses keys there. A trait the crate does not have is not asked.
+//! alike; equal sets display alike (`Display`, also optional, shows what
+//! a set holds, not its shape). Among the sets are chains more than 2,000
+//! nodes deep (keys inserted in increasing and in decreasing order), whose
+//! iteration and ranges must give every key: an iterator or a range with
+//! a fixed-size stack loses keys there. A trait the crate does not have is
+//! not asked.
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -19,7 +21,13 @@ pub struct SetSeen {
     built_from: Vec<u32>,
     keys: Vec<u32>,
     len: usize,
+    /// The keys of `range(RANGE_START..)`.
+    #[serde(default)]
+    ranged: Vec<u32>,
 }
+
+/// The start of the range every set is read through.
+const RANGE_START: u32 = 10;
 
 /// For every pair of sets `(i, j)`: `None` when the crate has no such
 /// trait, else each answer.
@@ -39,6 +47,11 @@ pub struct Seen {
     /// of the keys tells some of them apart.
     #[serde(default)]
     single_key_hashes: Option<Vec<u64>>,
+    /// Each set by `Display`, when the crate has it.
+    #[serde(default)]
+    display: Option<Vec<String>>,
+    #[serde(default)]
+    non_empty_display: Option<Vec<String>>,
 }
 
 /// The key lists: each random one also in two other orders (one set, two
@@ -60,7 +73,7 @@ fn lists(seed: Seed) -> Vec<Vec<u32>> {
         shorter.pop();
         lists.push(shorter);
     }
-    let depth = 300 + rng.u32(0..100);
+    let depth = 2100 + rng.u32(0..200);
     lists.push((0..depth).collect());
     lists.push((0..depth).rev().collect());
     lists
@@ -148,6 +161,21 @@ mod observing {
     }
     impl<T> NoHash<T> for &Probe<T> {}
 
+    pub trait ByDisplay<T> {
+        fn display_of(&self, value: &T) -> Option<String>;
+    }
+    impl<T: std::fmt::Display> ByDisplay<T> for Probe<T> {
+        fn display_of(&self, value: &T) -> Option<String> {
+            Some(value.to_string())
+        }
+    }
+    pub trait NoDisplay<T> {
+        fn display_of(&self, _: &T) -> Option<String> {
+            None
+        }
+    }
+    impl<T> NoDisplay<T> for &Probe<T> {}
+
     /// Every pair's answer, or `None` when the first answer says the trait
     /// is missing.
     pub fn pairs<T, R>(sets: &[T], ask: impl Fn(&T, &T) -> Option<R>) -> Option<Vec<Vec<R>>> {
@@ -162,11 +190,16 @@ mod observing {
         Some(rows)
     }
 
-    pub fn seen<'a, I: Iterator<Item = &'a u32>>(built_from: &[u32], keys: I, len: usize) -> SetSeen {
+    pub fn seen<'a, I, R>(built_from: &[u32], keys: I, len: usize, ranged: R) -> SetSeen
+    where
+        I: Iterator<Item = &'a u32>,
+        R: Iterator<Item = &'a u32>,
+    {
         SetSeen {
             built_from: built_from.to_vec(),
             keys: keys.copied().collect(),
             len,
+            ranged: ranged.copied().collect(),
         }
     }
 }
@@ -205,7 +238,7 @@ pub fn observe(seed: Seed) -> Seen {
         sets: lists
             .iter()
             .zip(&sets)
-            .map(|(keys, set)| seen(keys, set.iter(), set.len()))
+            .map(|(keys, set)| seen(keys, set.iter(), set.len(), set.range(RANGE_START..)))
             .collect(),
         eq: pairs(&sets, |a, b| (&probe).eq_of(a, b)),
         partial_cmp: pairs(&sets, |a, b| (&probe).partial_cmp_of(a, b)),
@@ -213,11 +246,17 @@ pub fn observe(seed: Seed) -> Seen {
         hash: sets.iter().map(|set| (&probe).hash_of(set)).collect(),
         non_empty: non_empty
             .iter()
-            .map(|(keys, set)| seen(keys, set.iter(), set.len().get()))
+            .map(|(keys, set)| {
+                let whole = set.clone().into_set();
+                let ranged: Vec<u32> = whole.range(RANGE_START..).copied().collect();
+                seen(keys, set.iter(), set.len().get(), ranged.iter())
+            })
             .collect(),
         non_empty_eq: pairs(&only, |a, b| (&probe_non_empty).eq_of(a, b)),
         non_empty_partial_cmp: pairs(&only, |a, b| (&probe_non_empty).partial_cmp_of(a, b)),
         non_empty_hash: only.iter().map(|set| (&probe_non_empty).hash_of(set)).collect(),
+        display: sets.iter().map(|set| (&probe).display_of(set)).collect(),
+        non_empty_display: only.iter().map(|set| (&probe_non_empty).display_of(set)).collect(),
         single_key_hashes: (0..8u32)
             .map(|key| {
                 let mut set = OrderedSet::new();
@@ -251,6 +290,16 @@ fn check_sets(what: &str, sets: &[SetSeen]) -> Vec<Vec<u32>> {
         );
         assert_eq!(set.keys, expected, "{what} built from {} must iterate its keys in order", describe(&set.built_from));
         assert_eq!(set.len, expected.len(), "{what} built from {} must say len() {}", describe(&set.built_from), expected.len());
+        let ranged: Vec<u32> = expected.iter().copied().filter(|&key| key >= RANGE_START).collect();
+        assert_eq!(
+            set.ranged.len(),
+            ranged.len(),
+            "{what} built from {}: range({RANGE_START}..) yields {} keys where the set holds {} from {RANGE_START} on: a range must reach every node in it, however deep the tree",
+            describe(&set.built_from),
+            set.ranged.len(),
+            ranged.len()
+        );
+        assert_eq!(set.ranged, ranged, "{what} built from {}: range({RANGE_START}..) must yield the keys from {RANGE_START} on, in order", describe(&set.built_from));
         models.push(expected);
     }
     models
@@ -269,15 +318,17 @@ fn describe(keys: &[u32]) -> String {
     }
 }
 
-fn check_pairs(
-    what: &str,
-    lists: &[&[u32]],
-    models: &[Vec<u32>],
-    eq: &Option<Vec<Vec<bool>>>,
-    partial_cmp: &Option<Vec<Vec<Option<i8>>>>,
-    cmp: &Option<Vec<Vec<i8>>>,
-    hash: &Option<Vec<u64>>,
-) {
+/// What the learner's set answered for every pair or every set, by trait.
+struct Answers<'a> {
+    eq: &'a Option<Vec<Vec<bool>>>,
+    partial_cmp: &'a Option<Vec<Vec<Option<i8>>>>,
+    cmp: &'a Option<Vec<Vec<i8>>>,
+    hash: &'a Option<Vec<u64>>,
+    display: &'a Option<Vec<String>>,
+}
+
+fn check_pairs(what: &str, lists: &[&[u32]], models: &[Vec<u32>], answers: Answers<'_>) {
+    let Answers { eq, partial_cmp, cmp, hash, display } = answers;
     for i in 0..models.len() {
         for j in 0..models.len() {
             let (a, b) = (describe(lists[i]), describe(lists[j]));
@@ -312,6 +363,14 @@ fn check_pairs(
                     "equal {what}s (built from {a} and from {b}) must hash the same: hash the keys in order, not the tree"
                 );
             }
+            if let Some(display) = display
+                && same
+            {
+                assert_eq!(
+                    display[i], display[j],
+                    "equal {what}s (built from {a} and from {b}) must display alike: show the keys in order, as `Debug` does, not the tree"
+                );
+            }
         }
     }
 }
@@ -321,7 +380,18 @@ pub fn judge(seed: Seed, seen: Seen) {
     let models = check_sets("a set", &seen.sets);
     assert_eq!(models.len(), lists.len(), "one observation per set");
     let all: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
-    check_pairs("set", &all, &models, &seen.eq, &seen.partial_cmp, &seen.cmp, &seen.hash);
+    check_pairs(
+        "set",
+        &all,
+        &models,
+        Answers {
+            eq: &seen.eq,
+            partial_cmp: &seen.partial_cmp,
+            cmp: &seen.cmp,
+            hash: &seen.hash,
+            display: &seen.display,
+        },
+    );
     if let Some(hashes) = &seen.single_key_hashes {
         let distinct: std::collections::BTreeSet<&u64> = hashes.iter().collect();
         assert!(
@@ -339,9 +409,12 @@ pub fn judge(seed: Seed, seen: Seen) {
         "non-empty set",
         &non_empty_lists,
         &non_empty_models,
-        &seen.non_empty_eq,
-        &seen.non_empty_partial_cmp,
-        &None,
-        &seen.non_empty_hash,
+        Answers {
+            eq: &seen.non_empty_eq,
+            partial_cmp: &seen.non_empty_partial_cmp,
+            cmp: &None,
+            hash: &seen.non_empty_hash,
+            display: &seen.non_empty_display,
+        },
     );
 }
