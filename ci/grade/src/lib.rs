@@ -40,6 +40,7 @@ mod grade;
 pub mod limits;
 pub mod macros;
 pub mod miri;
+pub mod no_panic;
 mod outcome;
 mod parallel;
 pub mod project;

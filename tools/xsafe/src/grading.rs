@@ -75,6 +75,7 @@ fn sandboxed(course: &Course, exercise: &Exercise, full: bool) -> Result<GradeRe
         limits: Limits::default(),
         seed: None,
         miri: full,
+        full,
         only: Vec::new(),
         toolchain: None,
         // The compiler's paths as the learner sees them from the course's
