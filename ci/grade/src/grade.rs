@@ -1446,27 +1446,14 @@ fn no_panic_phase(
                 .any(|case| case.name() == probe.case.name())
         })
         .collect();
-    // Every assembly file of the folder is read: a fresh folder holds only
-    // this build's; a kept one is per toolchain (cargo names a crate's
-    // files by a hash of its package, profile and compiler, not of its
-    // source, so an edit rewrites the same file).
-    let version: String = plan
-        .toolchain
-        .version
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let target = plan.target(
-        "no-panic-target",
-        None,
-        &plan.request.target_dir.join("kept-no-panic").join(version),
-    );
+    // A fresh folder for every grade, the learner's tool's too: every
+    // assembly file in it is this build's (the job collects only files
+    // written during it, and a kept folder's fresh crates write none).
+    let target = Writable::Fresh {
+        path: work.join("jobs").join("no-panic-target"),
+        seed: None,
+        bytes: plan.request.limits.build_bytes,
+    };
     let target_path = target.path().to_path_buf();
     let mut args = vec!["build", "--release", "--message-format=json", "--lib"];
     for probe in &probes {
