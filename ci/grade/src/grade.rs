@@ -1,6 +1,7 @@
 //! Grading one exercise, phase by phase: the trusted part, recording the
 //! learner's macros, the deciding build, the compile-fail verdicts, the
-//! observations, the judge, the surface.
+//! observations, the judge, the release build of the no-panic cases, the
+//! surface.
 //!
 //! Every phase that reads, compiles or runs learner bytes receives the one
 //! [`Confiner`] of the grade and nothing else that could start a process

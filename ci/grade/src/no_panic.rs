@@ -62,7 +62,8 @@ pub struct Program {
 /// What a function of the probe reaches that it must not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The probe's function, as the case file names it.
+    /// The probe's function, as the case file names it; empty for what
+    /// the crate holds outside any function (`global_asm!`).
     pub entry: String,
     /// What it reaches: a panic path's name, or assembly written by hand.
     pub what: String,
@@ -269,7 +270,7 @@ impl Program {
         let mut findings = Vec::new();
         if self.top_level_asm {
             findings.push(Finding {
-                entry: "the crate".to_owned(),
+                entry: String::new(),
                 what: "assembly written by hand (`global_asm!`)".to_owned(),
                 through: Vec::new(),
             });
@@ -351,6 +352,9 @@ impl Finding {
                     .join(" → ")
             )
         };
+        if self.entry.is_empty() {
+            return format!("the crate holds {}", self.what);
+        }
         format!("`{}` reaches {}{through}", self.entry, self.what)
     }
 }
@@ -478,7 +482,7 @@ _ZN4demo3raw17h0123456789abcdefE:
         let lines: Vec<String> = program.findings(CRATE).iter().map(Finding::line).collect();
         assert_eq!(
             lines,
-            ["`the crate` reaches assembly written by hand (`global_asm!`)"]
+            ["the crate holds assembly written by hand (`global_asm!`)"]
         );
         let quiet = "\t#APP\n\t#NO_APP\n";
         assert_eq!(
