@@ -64,6 +64,11 @@ pub enum Expect {
     /// The crate's public surface holds nothing beyond the exercise's API
     /// and the manifest's `[surface] allow` list.
     Surface,
+    /// A cost case: the case file is a probe crate whose functions each
+    /// call an operation of the crate; built in release mode, no code they
+    /// reach may keep a way to panic (a bounds check the reference does not
+    /// make). See the grading engine's `no_panic` module.
+    NoPanic,
 }
 
 impl Expect {
@@ -73,6 +78,7 @@ impl Expect {
             Expect::Pass => "pass",
             Expect::CompileFail => "compile-fail",
             Expect::Surface => "surface",
+            Expect::NoPanic => "no-panic",
         }
     }
 }

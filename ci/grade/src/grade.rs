@@ -1,6 +1,7 @@
 //! Grading one exercise, phase by phase: the trusted part, recording the
 //! learner's macros, the deciding build, the compile-fail verdicts, the
-//! observations, the judge, the surface.
+//! observations, the judge, the release build of the no-panic cases, the
+//! surface.
 //!
 //! Every phase that reads, compiles or runs learner bytes receives the one
 //! [`Confiner`] of the grade and nothing else that could start a process
@@ -57,6 +58,11 @@ pub struct GradeRequest {
     /// Whether the cases marked `miri` also run under Miri (where the
     /// machine has it).
     pub miri: bool,
+    /// Whether the cases that build the crate again in release mode run
+    /// (`no-panic`, see `no_panic`): the instructor's grader and
+    /// `cargo xsafe check --full` ask for them; the learner's re-grade on
+    /// each save leaves them not run, to stay fast.
+    pub full: bool,
     /// Grade only these cases (by name); every case when empty.
     pub only: Vec<String>,
     /// The rustup toolchain to grade with (such as `nightly`); the one that
@@ -140,6 +146,7 @@ struct Plan {
     compile_fail: Vec<Case>,
     behaviour: Vec<Case>,
     surface: Vec<Case>,
+    no_panic: Vec<Case>,
     expectations: BTreeMap<String, Expectations>,
     toolchain: Toolchain,
     /// Miri, when the grade runs cases under it: `None` when it does not,
@@ -293,6 +300,7 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
     let compile_fail = of(Expect::CompileFail);
     let behaviour = of(Expect::Pass);
     let surface = of(Expect::Surface);
+    let no_panic = of(Expect::NoPanic);
     let mut expectations = BTreeMap::new();
     for case in &compile_fail {
         expectations.insert(case.name(), case.expectations(&manifest)?);
@@ -307,6 +315,7 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
         compile_fail,
         behaviour,
         surface,
+        no_panic,
         expectations,
         toolchain,
         miri,
@@ -373,6 +382,8 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         )?;
     }
     tick("behaved and miri");
+    no_panic_phase(plan, &trusted, confiner, &recorded, &mut found)?;
+    tick("no-panic");
     let surface_items = surface_phase(plan, &recorded, &decided, &mut found);
     tick("surface");
     let outcomes = plan
@@ -1403,4 +1414,165 @@ fn show_paths(text: &str, show_paths: &[(PathBuf, String)]) -> String {
         }
     }
     text
+}
+
+/// The `no-panic` cases (see `no_panic`): the probes and the crate built in
+/// release mode, with their assembly, in a confined job; the verdict is
+/// read from that assembly here. Run only when the request is `full`:
+/// otherwise each case is not run, with why.
+fn no_panic_phase(
+    plan: &Plan,
+    trusted: &Trusted,
+    confiner: &Confiner,
+    recorded: &Recorded,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<(), Ended> {
+    if plan.no_panic.is_empty() {
+        return Ok(());
+    }
+    if !plan.request.full {
+        for case in &plan.no_panic {
+            found.insert(
+                case.name(),
+                CaseOutcome::new(
+                    Status::NotRun(
+                        "a quick grade does not build your crate in release mode: `cargo xsafe check --full` and the instructor's grader run this case".to_owned(),
+                    ),
+                    String::new(),
+                ),
+            );
+        }
+        return Ok(());
+    }
+    let work = &plan.request.work_dir;
+    let crate_dir = recorded
+        .macros
+        .as_ref()
+        .map_or(plan.request.crate_dir.clone(), |macros| {
+            macros.replaying.clone()
+        });
+    let project = write_project(
+        &ProjectSpec {
+            manifest: &plan.manifest,
+            crate_dir: &crate_dir,
+            compile_fail: Vec::new(),
+            behaviour: Vec::new(),
+            observe: false,
+            judge: false,
+            lockfile: Some(&trusted.lockfile),
+            reference: None,
+        },
+        &work.join("no-panic-build"),
+    )?;
+    let probes: Vec<&crate::project::Probe> = project
+        .probes
+        .iter()
+        .filter(|probe| {
+            plan.no_panic
+                .iter()
+                .any(|case| case.name() == probe.case.name())
+        })
+        .collect();
+    // A fresh folder for every grade, the learner's tool's too: every
+    // assembly file in it is this build's (the job collects only files
+    // written during it, and a kept folder's fresh crates write none).
+    let target = Writable::Fresh {
+        path: work.join("jobs").join("no-panic-target"),
+        seed: None,
+        bytes: plan.request.limits.build_bytes,
+    };
+    let target_path = target.path().to_path_buf();
+    let mut args = vec!["build", "--release", "--message-format=json", "--lib"];
+    for probe in &probes {
+        args.extend(["--package", probe.package.as_str()]);
+    }
+    let mut step = cargo_step(
+        confiner,
+        "build",
+        &project.root,
+        &target_path,
+        &args,
+        plan.request.limits.build_time,
+    );
+    step.env
+        .insert("RUSTFLAGS".into(), crate::no_panic::RUSTFLAGS.into());
+    // Never incremental, even in the learner's tool (whose other builds
+    // are): incremental compilation partitions and inlines differently, and
+    // the verdict is about the profile's one build.
+    step.env.insert("CARGO_INCREMENTAL".into(), "0".into());
+    let deps = target_path.join("release/deps");
+    let job = Job {
+        what: "the release build of the no-panic probes".into(),
+        trust: Trust::Learner,
+        reads: reads_of(plan, &project),
+        writes: vec![target],
+        steps: vec![step],
+        concurrent: false,
+        collect: vec![Collect::Suffix(deps.clone(), ".s")],
+        tmp_bytes: plan.request.limits.build_tmp_bytes,
+        bounds: plan.build_bounds(1),
+    };
+    let output = confiner.run(&job)?;
+    let run = job_build(&output, "build");
+    let assembly: Vec<&[u8]> = output
+        .files
+        .iter()
+        .filter(|(path, _)| path.starts_with(&deps))
+        .map(|(_, bytes)| bytes.as_slice())
+        .collect();
+    let program = crate::no_panic::Program::read(assembly);
+    for probe in probes {
+        let case_file = plan.manifest.case_path(&probe.case);
+        let outcome = if !run.built(&case_file) {
+            let errors: Vec<String> = run
+                .diagnostics(&case_file)
+                .chain(run.errors_under(&crate_dir))
+                .filter(|d| is_error(d))
+                .filter_map(|d| d.rendered.clone())
+                .map(|text| plan.show(&text))
+                .collect();
+            match run.stopped_because() {
+                Some(why) => CaseOutcome::new(
+                    Status::Stopped(format!("its release build was {why}")),
+                    plan.show(&tail(&run.stderr, 20)),
+                ),
+                None => CaseOutcome::new(
+                    Status::NotRun("this case does not compile against your crate in release mode (see the details)".to_owned()),
+                    if errors.is_empty() { plan.show(&tail(&run.stderr, 20)) } else { errors.join("\n") },
+                ),
+            }
+        } else {
+            let entries = program.entries(&probe.crate_name);
+            let findings = program.findings(&probe.crate_name);
+            if entries.is_empty() {
+                CaseOutcome::new(
+                    Status::Stopped("the probe's compiled functions were not found (a problem of the course, not of your code)".to_owned()),
+                    String::new(),
+                )
+            } else if findings.is_empty() {
+                CaseOutcome::passed()
+            } else {
+                let lines: Vec<String> = findings
+                    .iter()
+                    .map(crate::no_panic::Finding::line)
+                    .collect();
+                CaseOutcome::new(
+                    Status::Failed(format!(
+                        "in a release build, your code can still panic where the case's functions call it: {}",
+                        lines.join("; ")
+                    )),
+                    format!(
+                        "The case's functions each call one operation on indices already checked (see the case file). Compiled with opt-level 3, the code they reach still calls a panic path, so it checks something again (a bounds check, an `assert!`, an `unwrap`):\n{}\n\nA `debug_assert!` is fine: release builds leave it out.",
+                        lines
+                            .iter()
+                            .map(|line| format!("  {line}"))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    ),
+                )
+            }
+        };
+        found.insert(probe.case.name(), outcome);
+    }
+    Ok(())
 }

@@ -17,6 +17,9 @@
 //! * **observe**, then **judge**: each behaviour case's `observe` half runs
 //!   linked with the learner's code, and its `judge` half, built without
 //!   it, decides from what it printed ([`behaviour`]);
+//! * the **no-panic** cases, when the request is `full`: the crate and a
+//!   probe built in release mode, their assembly read for panic paths
+//!   that the probe's functions reach ([`no_panic`]);
 //! * the **surface**: every item outside code can reach, from rustdoc's
 //!   JSON ([`api`], [`surface`]).
 //!
@@ -41,6 +44,7 @@ mod grade;
 pub mod limits;
 pub mod macros;
 pub mod miri;
+pub mod no_panic;
 mod outcome;
 mod parallel;
 pub mod project;

@@ -192,6 +192,7 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
         limits: plan.limits,
         seed: plan.seed,
         miri: plan.miri,
+        full: true,
         only: Vec::new(),
         toolchain: plan.toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],

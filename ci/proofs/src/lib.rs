@@ -232,6 +232,7 @@ pub fn grade_submission(
         // The cases marked `miri` run under it wherever the machine has
         // it: a variant whose undefined behaviour only Miri sees must fail.
         miri: true,
+        full: true,
         only: Vec::new(),
         toolchain: toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],

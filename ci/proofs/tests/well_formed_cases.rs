@@ -69,6 +69,18 @@ fn every_case_is_documented_snapshotted_and_listed() {
                         case.name()
                     )
                 }
+                // A probe crate: functions the engine compiles and reads,
+                // each `#[inline(never)]` so that it stays a function of
+                // its own; nothing in it runs.
+                Expect::NoPanic => assert!(
+                    source.contains("#[inline(never)]")
+                        && source.contains("pub fn ")
+                        && !source.contains("fn main()")
+                        && !source.contains("no_mangle"),
+                    "{}: the no-panic case {} must be a library of `#[inline(never)] pub fn` probes, with no `main` and no `no_mangle`",
+                    exercise.name,
+                    case.name()
+                ),
             }
         }
         let cases_dir = manifest.dir.join("cases");

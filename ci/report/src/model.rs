@@ -307,11 +307,12 @@ pub struct Ignored {
 
 impl CaseReport {
     /// What kind of case it is, in words: `behaviour case`, `compile-fail
-    /// case` or `public surface case`.
+    /// case`, `public surface case` or `release build case`.
     pub fn kind(&self) -> &'static str {
         match self.expect.as_str() {
             "compile-fail" => "compile-fail case",
             "surface" => "public surface case",
+            "no-panic" => "release build case",
             _ => "behaviour case",
         }
     }

@@ -74,6 +74,7 @@ fn grade_new_chapter(
         limits: xsafe_grade::Limits::default(),
         seed: None,
         miri: false,
+        full: true,
         only: Vec::new(),
         toolchain: None,
         show_paths: vec![(sandbox.dir, format!("exercises/{NAME}"))],

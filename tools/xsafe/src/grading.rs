@@ -27,7 +27,8 @@ pub struct Graded {
 
 /// Grades `exercise` (the `index`th of the course) and records the result.
 /// `full` also runs the cases marked `miri` under Miri, where the machine
-/// has it (slower: `cargo xsafe check --full`).
+/// has it, and the `no-panic` cases, which build the crate in release mode
+/// (slower: `cargo xsafe check --full`); without it those are not run.
 pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Graded {
     let exercise = &course.exercises[index];
     let started = Instant::now();
@@ -39,7 +40,19 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     {
         Ok(grade) => {
             let report = ExerciseReport::graded(&grade, Vec::new(), None, started.elapsed());
-            State::update(course, |state| state.record(exercise, key, &report));
+            State::update(course, |state| {
+                // A quick grade leaves the release-build cases not run: it
+                // must not undo a full grade of the same content that
+                // passed them, or `--full` could never mark it done.
+                let keeps_full = !full
+                    && state
+                        .recorded(exercise, &key)
+                        .is_some_and(progress::Recorded::complete)
+                    && only_release_cases_missing(&report);
+                if !keeps_full {
+                    state.record(exercise, key, &report);
+                }
+            });
             Ok(report)
         }
         Err(err) => Err(err),
@@ -75,10 +88,82 @@ fn sandboxed(course: &Course, exercise: &Exercise, full: bool) -> Result<GradeRe
         limits: Limits::default(),
         seed: None,
         miri: full,
+        full,
         only: Vec::new(),
         toolchain: None,
         // The compiler's paths as the learner sees them from the course's
         // root, where `cargo xsafe` runs.
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],
     })
+}
+
+/// Whether every case of `report` that did not pass is a release-build
+/// case (`no-panic`) that a quick grade does not run.
+fn only_release_cases_missing(report: &ExerciseReport) -> bool {
+    report.compiles()
+        && report
+            .cases
+            .iter()
+            .filter(|case| case.status != xsafe_report::CaseStatus::Passed)
+            .all(|case| {
+                case.expect == "no-panic" && case.status == xsafe_report::CaseStatus::NotRun
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xsafe_report::{CaseReport, CaseStatus, ExerciseStatus};
+
+    fn case(expect: &str, status: CaseStatus) -> CaseReport {
+        CaseReport {
+            name: "consumption/x".to_owned(),
+            step: "consumption".to_owned(),
+            expect: expect.to_owned(),
+            proves: String::new(),
+            status,
+            points: 0,
+            max_points: 2,
+            reason: None,
+            details: String::new(),
+        }
+    }
+
+    fn report(cases: Vec<CaseReport>) -> ExerciseReport {
+        ExerciseReport {
+            name: "branded-indices".to_owned(),
+            title: String::new(),
+            status: ExerciseStatus::Graded,
+            reason: None,
+            crate_errors: None,
+            points: 0,
+            max_points: 4,
+            steps: Vec::new(),
+            cases,
+            ignored: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+
+    /// A quick grade keeps a full grade's record only when all it lacks is
+    /// a release-build case it did not run; any other shortfall replaces it.
+    #[test]
+    fn only_unrun_release_cases_keep_a_full_grade() {
+        let passed = case("pass", CaseStatus::Passed);
+        assert!(only_release_cases_missing(&report(vec![
+            passed.clone(),
+            case("no-panic", CaseStatus::NotRun),
+        ])));
+        assert!(!only_release_cases_missing(&report(vec![
+            passed.clone(),
+            case("no-panic", CaseStatus::Failed),
+        ])));
+        assert!(!only_release_cases_missing(&report(vec![
+            case("pass", CaseStatus::Failed),
+            case("no-panic", CaseStatus::NotRun),
+        ])));
+        let mut broken = report(vec![case("no-panic", CaseStatus::NotRun)]);
+        broken.crate_errors = Some("error".to_owned());
+        assert!(!only_release_cases_missing(&broken));
+    }
 }

@@ -80,9 +80,10 @@ enum Commands {
         /// How to print the result.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Also run the cases marked `miri` under Miri, as the instructor's
-        /// grader does (slower; needs `rustup component add miri rust-src
-        /// --toolchain nightly`).
+        /// Also run the cases marked `miri` under Miri (where the machine
+        /// has it: `rustup component add miri rust-src --toolchain
+        /// nightly`) and the cases that build your crate in release mode
+        /// (`no-panic`), as the instructor's grader does (slower).
         #[arg(long)]
         full: bool,
     },
