@@ -462,7 +462,7 @@ fn record_macros(
                 observe: true,
                 judge: false,
                 lockfile: Some(&trusted.lockfile),
-                reference: None,
+                reference: plan.solution().as_deref(),
             },
             &work.join("recording-build"),
         )?;
@@ -608,7 +608,7 @@ fn build(
                 observe: observe_here,
                 judge: judge_here,
                 lockfile: Some(&trusted.lockfile),
-                reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
+                reference: plan.solution().as_deref(),
             },
             &work.join("build"),
         )?;
@@ -1089,7 +1089,7 @@ fn miri_phase(
             observe: true,
             judge: false,
             lockfile: Some(&trusted.lockfile),
-            reference: None,
+            reference: plan.solution().as_deref(),
         },
         &work.join("miri-build"),
     )?;
