@@ -473,7 +473,7 @@ fn record_macros(
                 observe: true,
                 judge: false,
                 lockfile: Some(&trusted.lockfile),
-                reference: plan.solution().as_deref(),
+                reference: None,
             },
             &work.join("recording-build"),
         )?;
@@ -619,7 +619,7 @@ fn build(
                 observe: observe_here,
                 judge: judge_here,
                 lockfile: Some(&trusted.lockfile),
-                reference: plan.solution().as_deref(),
+                reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
             },
             &work.join("build"),
         )?;
@@ -1100,7 +1100,7 @@ fn miri_phase(
             observe: true,
             judge: false,
             lockfile: Some(&trusted.lockfile),
-            reference: plan.solution().as_deref(),
+            reference: None,
         },
         &work.join("miri-build"),
     )?;
