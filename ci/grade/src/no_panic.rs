@@ -17,8 +17,11 @@
 //! `unwrap_failed`, `std::process::abort`), and no reachable code (nor the
 //! crate's top level, `global_asm!`) holds assembly written by hand. Paths
 //! of allocation failure ([`allocation_failure`]: `handle_alloc_error`,
-//! `capacity_overflow`, `raw_vec::handle_error`) are not panics of the
-//! operation and are neither flagged nor followed. Reachable means through
+//! `capacity_overflow`, `raw_vec::handle_error`) and the ends of unwinding
+//! that cannot go on ([`unwinding_stop`]: `panic_in_cleanup`,
+//! `panic_cannot_unwind`, which the compiler adds to drops on an unwinding
+//! path) are not checks of the operation and are neither flagged nor
+//! followed. Reachable means through
 //! any symbol an instruction or a data word of a function names (a call, a
 //! tail jump, a function's address), transitively through every function
 //! the assembly defines; a function it does not define (std's, compiled
@@ -92,6 +95,18 @@ pub fn allocation_failure(name: &str) -> bool {
             | "__rdl_oom"
     ) || name.starts_with("alloc::alloc::handle_alloc_error::")
         || name.starts_with("std::alloc::rust_oom::")
+}
+
+/// Whether `name` (readable) is where unwinding that cannot go on ends:
+/// a destructor that panics while a panic unwinds, or a panic reaching a
+/// frame that may not unwind. The compiler adds these to any function
+/// that drops values on its unwinding path; they check no data, so they
+/// are not a check left in a lookup.
+pub fn unwinding_stop(name: &str) -> bool {
+    matches!(
+        name,
+        "core::panicking::panic_in_cleanup" | "core::panicking::panic_cannot_unwind"
+    )
 }
 
 /// Whether `name` (readable) is a panic path of std: a function that
@@ -300,7 +315,7 @@ impl Program {
                         continue;
                     }
                     seen.insert(next.clone());
-                    if allocation_failure(&name) {
+                    if allocation_failure(&name) || unwinding_stop(&name) {
                         continue;
                     }
                     if panic_path(&name) {
@@ -516,6 +531,18 @@ _ZN4demo3raw17h0123456789abcdefE:
         }
         for name in ["demo::panic_free", "core::ptr::swap", "__rust_alloc"] {
             assert!(!panic_path(name), "{name}");
+        }
+        for name in [
+            "core::panicking::panic_in_cleanup",
+            "core::panicking::panic_cannot_unwind",
+        ] {
+            assert!(unwinding_stop(name), "{name}");
+        }
+        for name in [
+            "core::panicking::panic_bounds_check",
+            "core::panicking::panic_fmt",
+        ] {
+            assert!(!unwinding_stop(name), "{name}");
         }
     }
 }
