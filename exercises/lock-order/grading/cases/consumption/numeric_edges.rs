@@ -3,8 +3,11 @@
 //! `u64::MAX` (no transfer could then credit an account safely), whatever
 //! the build's debug assertions; a bank that holds `u64::MAX` in all moves
 //! it there and back, and the counters' sum stops at `u64::MAX` instead of
-//! overflowing: a transfer never panics halfway, with its balances moved
-//! and its ledger written but its counters not.
+//! overflowing, also when it comes from below (`u64::MAX - s`, then
+//! `s + 1`): a transfer never panics halfway, with its balances moved and
+//! its ledger written but its counters not. A transfer to oneself from an
+//! account holding `u64::MAX` is valid and leaves the balance as it was (a
+//! transfer that credits before it debits overflows there).
 use crate::support::AuditView;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -16,6 +19,12 @@ pub struct Seen {
     /// Whether the two transfers of the whole total ran without a panic,
     /// and the audit after them.
     moved_back_and_forth: Option<AuditView>,
+    /// Whether `u64::MAX - s` then `s + 1` ran without a panic, and the
+    /// audit after them.
+    moved_past_the_top: Option<AuditView>,
+    /// Whether a transfer of `s` from the account holding `u64::MAX` to
+    /// itself ran without a panic, and the audit after it.
+    to_oneself_at_the_top: Option<AuditView>,
 }
 
 fn small(seed: Seed) -> u64 {
@@ -42,10 +51,30 @@ pub fn observe(seed: Seed) -> Seen {
     })
     .ok()
     .flatten();
+    let s = small(seed);
+    let moved_past_the_top = std::panic::catch_unwind(|| {
+        let bank = Bank::new(vec![u64::MAX - s, s]);
+        let mut token = LockToken::new();
+        let there = bank.transfer(&mut token, Transfer { from: 0, to: 1, amount: u64::MAX - s });
+        let back = bank.transfer(&mut token, Transfer { from: 1, to: 0, amount: s + 1 });
+        (there.is_ok() && back.is_ok()).then(|| view(bank.audit(&mut token)))
+    })
+    .ok()
+    .flatten();
+    let to_oneself_at_the_top = std::panic::catch_unwind(|| {
+        let bank = Bank::new(vec![u64::MAX]);
+        let mut token = LockToken::new();
+        let done = bank.transfer(&mut token, Transfer { from: 0, to: 0, amount: s });
+        done.is_ok().then(|| view(bank.audit(&mut token)))
+    })
+    .ok()
+    .flatten();
     std::panic::set_hook(quiet);
     Seen {
         refused_overflowing,
         moved_back_and_forth,
+        moved_past_the_top,
+        to_oneself_at_the_top,
     }
 }
 
@@ -65,4 +94,26 @@ pub fn judge(seed: Seed, seen: Seen) {
         (2, 0, u64::MAX),
         "(transfers, rejected, moved): the sum moved stops at u64::MAX"
     );
+    let s = small(seed);
+    let audit = seen.moved_past_the_top.unwrap_or_else(|| {
+        panic!(
+            "a bank of [u64::MAX - {s}, {s}] moving u64::MAX - {s} from account 0 to account 1, then {} back, panicked or was refused: both transfers are valid",
+            s + 1
+        )
+    });
+    assert_eq!(audit.balances, [s + 1, u64::MAX - s - 1], "after u64::MAX - {s} there and {} back", s + 1);
+    assert_eq!(
+        audit.counters,
+        (2, 0, u64::MAX),
+        "(transfers, rejected, moved) after moving u64::MAX - {s} and then {}: the sum moved stops at u64::MAX, not below it",
+        s + 1
+    );
+    let audit = seen.to_oneself_at_the_top.unwrap_or_else(|| {
+        panic!(
+            "a transfer of {s} from the account holding u64::MAX to itself panicked or was refused: it is valid (the account holds the amount), and it must not credit before it debits"
+        )
+    });
+    assert_eq!(audit.balances, [u64::MAX], "a transfer to oneself leaves the balance as it was");
+    assert_eq!(audit.ledger, [(0, 0, s)], "a transfer to oneself is in the ledger");
+    assert_eq!(audit.counters, (1, 0, s), "(transfers, rejected, moved) after one transfer of {s} to oneself");
 }
