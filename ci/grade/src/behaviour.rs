@@ -90,31 +90,27 @@ pub fn observe_all(run: &BehaviourRun<'_>, cases: &[Case]) -> Observations {
         };
         time(b).total_cmp(&time(a))
     });
-    let observed = in_parallel(&order, run.workers, |&index| {
+    let mut observed = in_parallel(&order, run.workers, |&index| {
         let started = std::time::Instant::now();
         let observed = observe(run, &cases[index]);
-        (observed, started.elapsed().as_secs_f64())
+        (index, observed, started.elapsed().as_secs_f64())
     });
-    let mut in_order: Vec<Option<(Seed, Observation, String)>> =
-        cases.iter().map(|_| None).collect();
-    let mut after = BTreeMap::new();
-    for (&index, (observed, took)) in order.iter().zip(observed) {
-        after.insert(cases[index].name(), took);
-        in_order[index] = Some(observed);
-    }
+    let after: BTreeMap<String, f64> = observed
+        .iter()
+        .map(|&(index, _, took)| (cases[index].name(), took))
+        .collect();
     if let Some(path) = run.times
         && let Ok(bytes) = serde_json::to_vec(&after)
     {
         // Only an order depends on it: a failed write costs nothing else.
         let _ = std::fs::write(path, bytes);
     }
+    observed.sort_by_key(|&(index, _, _)| index);
     Observations {
-        cases: cases
-            .iter()
-            .cloned()
-            .zip(in_order)
-            .filter_map(|(case, observed)| {
-                observed.map(|(seed, observation, printed)| (case, seed, observation, printed))
+        cases: observed
+            .into_iter()
+            .map(|(index, (seed, observation, printed), _)| {
+                (cases[index].clone(), seed, observation, printed)
             })
             .collect(),
     }

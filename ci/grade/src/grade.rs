@@ -325,11 +325,7 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
 /// The phases, in order.
 fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
     let t0 = std::time::Instant::now();
-    let tick = |what: &str| {
-        if std::env::var_os("XSAFE_TIMINGS").is_some() {
-            eprintln!("{what}: {:?}", t0.elapsed());
-        }
-    };
+    let tick = |what: &str| crate::timing(what, t0);
     let trusted = crate::trusted::prepare(
         &TrustedSpec {
             pristine: &plan.request.pristine,
@@ -374,7 +370,7 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         )?;
     }
     if let Some(miri) = &plan.miri {
-        if std::env::var_os("XSAFE_TIMINGS").is_some() {
+        if crate::timings_wanted() {
             eprintln!("miri: {}", crate::miri::Miri::describe(miri));
         }
         miri_phase(
@@ -419,6 +415,18 @@ struct Recorded {
     observe: Option<Vec<u8>>,
     /// The behaviour cases that compile against the crate.
     observable: Vec<Case>,
+}
+
+impl Recorded {
+    /// The crate every later build compiles: with learner macros, the copy
+    /// that replays their checked recordings; else the submission's crate.
+    fn crate_dir(&self, plan: &Plan) -> PathBuf {
+        self.macros
+            .as_ref()
+            .map_or(plan.request.crate_dir.clone(), |macros| {
+                macros.replaying.clone()
+            })
+    }
 }
 
 /// The files every build of the crate may read: the crate, the course's
@@ -597,12 +605,7 @@ fn build(
     found: &mut BTreeMap<String, CaseOutcome>,
 ) -> Result<Decided, Ended> {
     let work = &plan.request.work_dir;
-    let crate_dir = recorded
-        .macros
-        .as_ref()
-        .map_or(plan.request.crate_dir.clone(), |macros| {
-            macros.replaying.clone()
-        });
+    let crate_dir = recorded.crate_dir(plan);
     let mut observable = recorded.observable.clone();
     loop {
         // The observing program is always this build's: with learner
@@ -764,7 +767,7 @@ fn build(
         if guarded {
             expand_again(plan, confiner, &job, &mut output)?;
         }
-        if std::env::var_os("XSAFE_TIMINGS").is_some() {
+        if crate::timings_wanted() {
             for (name, step) in &output.steps {
                 eprintln!("  step {name}: {:?}", step.took);
             }
@@ -1085,12 +1088,7 @@ fn miri_phase(
         Err(_) => return Ok(()),
     };
     let work = &plan.request.work_dir;
-    let crate_dir = recorded
-        .macros
-        .as_ref()
-        .map_or(plan.request.crate_dir.clone(), |macros| {
-            macros.replaying.clone()
-        });
+    let crate_dir = recorded.crate_dir(plan);
     let project = write_project(
         &ProjectSpec {
             manifest: &plan.manifest,
@@ -1445,12 +1443,7 @@ fn no_panic_phase(
         return Ok(());
     }
     let work = &plan.request.work_dir;
-    let crate_dir = recorded
-        .macros
-        .as_ref()
-        .map_or(plan.request.crate_dir.clone(), |macros| {
-            macros.replaying.clone()
-        });
+    let crate_dir = recorded.crate_dir(plan);
     let project = write_project(
         &ProjectSpec {
             manifest: &plan.manifest,

@@ -52,10 +52,15 @@ pub mod surface;
 pub mod toolchain;
 pub mod trusted;
 
-/// With `XSAFE_TIMINGS` set, prints how long `what` took since `started`
-/// (for diagnosis only: no verdict reads it).
+/// Whether `XSAFE_TIMINGS` asks for the time of each phase, job, step and
+/// case on standard error (for diagnosis only: no verdict reads it).
+pub(crate) fn timings_wanted() -> bool {
+    std::env::var_os("XSAFE_TIMINGS").is_some()
+}
+
+/// With [`timings_wanted`], prints how long `what` took since `started`.
 pub(crate) fn timing(what: &str, started: std::time::Instant) {
-    if std::env::var_os("XSAFE_TIMINGS").is_some() {
+    if timings_wanted() {
         eprintln!("{what}: {:?}", started.elapsed());
     }
 }

@@ -48,13 +48,21 @@ pub fn course_root() -> PathBuf {
 /// The toolchains the proofs grade with: `XSAFE_TOOLCHAINS` (names rustup
 /// knows, separated by commas), or the one `rustc` resolves to here.
 pub fn toolchains() -> Vec<Option<String>> {
-    match std::env::var("XSAFE_TOOLCHAINS") {
-        Ok(names) if !names.trim().is_empty() => names
-            .split(',')
-            .map(|name| Some(name.trim().to_owned()))
-            .collect(),
-        _ => vec![None],
-    }
+    named_toolchains("XSAFE_TOOLCHAINS").unwrap_or_else(|| vec![None])
+}
+
+/// The toolchains the environment variable `variable` names, separated by
+/// commas, or `None` when it is unset or empty.
+fn named_toolchains(variable: &str) -> Option<Vec<Option<String>>> {
+    std::env::var(variable)
+        .ok()
+        .filter(|names| !names.trim().is_empty())
+        .map(|names| {
+            names
+                .split(',')
+                .map(|name| Some(name.trim().to_owned()))
+                .collect()
+        })
 }
 
 /// The toolchains the variants are graded on: `XSAFE_VARIANT_TOOLCHAINS`
@@ -63,13 +71,7 @@ pub fn toolchains() -> Vec<Option<String>> {
 /// only, to keep CI under its time; `ci/every-toolchain.sh` grades them on
 /// all of them.
 pub fn variant_toolchains() -> Vec<Option<String>> {
-    match std::env::var("XSAFE_VARIANT_TOOLCHAINS") {
-        Ok(names) if !names.trim().is_empty() => names
-            .split(',')
-            .map(|name| Some(name.trim().to_owned()))
-            .collect(),
-        _ => toolchains(),
-    }
+    named_toolchains("XSAFE_VARIANT_TOOLCHAINS").unwrap_or_else(toolchains)
 }
 
 /// A toolchain's name in messages and folder names.
