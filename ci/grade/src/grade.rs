@@ -481,7 +481,7 @@ fn record_macros(
                 observe: true,
                 judge: false,
                 lockfile: Some(&trusted.lockfile),
-                reference: None,
+                reference: plan.solution().as_deref(),
             },
             &work.join("recording-build"),
         )?;
@@ -622,7 +622,7 @@ fn build(
                 observe: observe_here,
                 judge: judge_here,
                 lockfile: Some(&trusted.lockfile),
-                reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
+                reference: plan.solution().as_deref(),
             },
             &work.join("build"),
         )?;
@@ -1098,7 +1098,7 @@ fn miri_phase(
             observe: true,
             judge: false,
             lockfile: Some(&trusted.lockfile),
-            reference: None,
+            reference: plan.solution().as_deref(),
         },
         &work.join("miri-build"),
     )?;

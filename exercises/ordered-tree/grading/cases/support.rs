@@ -878,8 +878,8 @@ pub mod diff {
         replay_on!(ordered_tree);
     }
 
-    /// The replay on the reference solution.
-    #[cfg(xsafe_judge)]
+    /// The replay on the reference solution: the judge's model, and, in
+    /// the observing program, the model a failing sequence shrinks with.
     pub mod reference {
         replay_on!(xsafe_reference);
     }

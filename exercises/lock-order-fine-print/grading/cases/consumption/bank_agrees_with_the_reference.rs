@@ -9,19 +9,33 @@
 //! they repeat: a transfer from an account to itself (refused as
 //! `SameAccount`, never a deadlock), an amount of zero, an amount equal to
 //! the whole balance or one more, an account that does not exist on either
-//! side, a bank with no account. The values come from the judge's seed; the
-//! scripts' shapes are fixed. The scripts run on a thread of their own: a
+//! side, a bank with no account. The scripts of small banks are drawn with
+//! proptest from the judge's seed; the other scripts' shapes are fixed,
+//! their values from the seed. The scripts run on a thread of their own: a
 //! call that has not answered after a few seconds (a transfer that waits
-//! for the lock it holds) ends the observation.
+//! for the lock it holds) ends the observation. When a drawn script goes
+//! wrong (and none waited), the message also shows the smallest script
+//! that proptest's shrinking finds going wrong, checked by the judge
+//! against its own copy of the reference.
 use serde::{Deserialize, Serialize};
-use xsafe_case::Seed;
+use xsafe_case::proptest::collection::vec;
+use xsafe_case::proptest::prelude::*;
+use xsafe_case::proptest::strategy::ValueTree;
+use xsafe_case::{Seed, shrink};
 
 /// Seconds a call may take before the observation ends: calls take
 /// microseconds, and a call that waits for its own lock waits for ever.
 const PATIENCE: u64 = 4;
 
+/// How many scripts are drawn for each size of small bank, how many calls
+/// each has at most (60 on average), and how many smaller scripts
+/// shrinking may try.
+const DRAWN: usize = 4;
+const LONGEST: usize = 120;
+const SHRINK_BUDGET: usize = 2_000;
+
 /// One call of a script.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Call {
     Transfer(usize, usize, u64),
     Balance(usize),
@@ -31,32 +45,40 @@ enum Call {
     Size,
 }
 
-/// The scripts: the starting balances and the calls, from the seed.
-fn scripts(seed: Seed) -> Vec<(Vec<u64>, Vec<Call>)> {
-    let mut rng = seed.rng();
-    let mut scripts = Vec::new();
-    // Small banks with small amounts: accounts and amounts repeat.
+/// A script: the starting balances and the calls.
+type Script = (Vec<u64>, Vec<Call>);
+
+/// The scripts of small banks with small amounts, where accounts and
+/// amounts repeat, as trees that can shrink: `DRAWN` for each of 1, 2 and
+/// 3 accounts, drawn from the seed.
+fn drawn(seed: Seed) -> Vec<Box<dyn ValueTree<Value = Script>>> {
+    let mut runner = shrink::runner(seed.0);
+    let mut trees = Vec::new();
     for accounts in [1_usize, 2, 3] {
-        let start: Vec<u64> = (0..accounts).map(|_| rng.u64(0..6)).collect();
-        let calls = (0..40)
-            .map(|i| match i % 8 {
-                0..=3 => Call::Transfer(
-                    rng.usize(0..=accounts),
-                    if i % 9 == 0 {
-                        usize::MAX
-                    } else {
-                        rng.usize(0..=accounts)
-                    },
-                    rng.u64(0..7),
-                ),
-                4 => Call::Balance(rng.usize(0..=accounts)),
-                5 => Call::History,
-                6 => Call::HistoryUnderAccounts,
-                _ => Call::Size,
-            })
-            .collect();
-        scripts.push((start, calls));
+        // An account index: one of the bank's, one past the last, or one
+        // far away.
+        let account = || prop_oneof![9 => 0..=accounts, 1 => Just(usize::MAX)];
+        let call = prop_oneof![
+            4 => (0..=accounts, account(), 0u64..7)
+                .prop_map(|(from, to, amount)| Call::Transfer(from, to, amount)),
+            1 => (0..=accounts).prop_map(Call::Balance),
+            1 => Just(Call::History),
+            1 => Just(Call::HistoryUnderAccounts),
+            1 => Just(Call::Size),
+        ];
+        let strategy = (vec(0u64..6, accounts), vec(call, 0..=LONGEST)).boxed();
+        for _ in 0..DRAWN {
+            trees.push(shrink::draw(&strategy, &mut runner));
+        }
     }
+    trees
+}
+
+/// The scripts: the drawn ones, then the fixed shapes, with values from
+/// the seed.
+fn scripts(seed: Seed) -> Vec<Script> {
+    let mut rng = seed.rng();
+    let mut scripts: Vec<Script> = drawn(seed).iter().map(|tree| tree.current()).collect();
     // Transfers to oneself, of the whole balance and of one more.
     let balance = rng.u64(1..1_000);
     scripts.push((
@@ -98,11 +120,15 @@ pub struct Seen {
     answers: Vec<Answer>,
     /// Whether the scripts stopped answering before their end.
     stalled: bool,
+    /// For the first drawn script that went wrong, the smallest script
+    /// shrinking found going wrong, and its answers (only for the message:
+    /// the verdict comes from `answers`).
+    smaller: Option<(usize, Script, Vec<Answer>)>,
 }
 
 /// The scripts' runner, written once for both crates: `$krate` is
-/// `lock_order_fine_print` in the observing program and `xsafe_reference`
-/// in the judge.
+/// `lock_order_fine_print` in the observing program, and `xsafe_reference`
+/// in the judge and in the observing program's shrinking.
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Answer, Call};
@@ -163,20 +189,61 @@ mod learner {
     runner!(lock_order_fine_print);
 }
 
-#[cfg(xsafe_judge)]
+/// The judge's model, and in the observing program the model a failing
+/// script shrinks with (never a verdict).
 mod reference {
     runner!(xsafe_reference);
 }
 
+/// Checks `got`, the answers to `scripts`, against the reference's: a
+/// failed assertion is the verdict "failed". `label` names a script.
+fn check(label: &dyn Fn(usize) -> String, scripts: &[Script], got: &[Answer], stalled: bool) {
+    let (sink, answers) = std::sync::mpsc::channel();
+    reference::run(scripts, &sink);
+    let expected: Vec<Answer> = answers.try_iter().collect();
+    for (index, (script, step, answer)) in expected.iter().enumerate() {
+        let starting = &scripts[*script].0;
+        let name = label(*script);
+        let Some(got) = got.get(index) else {
+            if stalled {
+                panic!(
+                    "{name} (a bank with balances {starting:?}), {step}: no answer after {PATIENCE} s: does the bank wait for a lock it holds?"
+                );
+            }
+            panic!("{name} (a bank with balances {starting:?}) stopped before {step}");
+        };
+        assert_eq!(
+            got.1, *step,
+            "{name} (a bank with balances {starting:?}): the calls"
+        );
+        assert_eq!(
+            got.2, *answer,
+            "{name}, a bank that started with balances {starting:?}, {step}: your bank answered the left, the reference solution the right"
+        );
+    }
+    assert_eq!(got.len(), expected.len(), "the number of answers");
+}
+
+/// The answers of one script, renumbered as a script of its own.
+fn answers_of(answers: &[Answer], script: usize) -> Vec<Answer> {
+    answers
+        .iter()
+        .filter(|answer| answer.0 == script)
+        .map(|(_, step, answer)| (0, step.clone(), answer.clone()))
+        .collect()
+}
+
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
     use std::sync::mpsc;
     use std::thread;
     use std::time::Duration;
 
     let scripts = scripts(seed);
     let (sink, answers) = mpsc::channel();
-    let runner = thread::spawn(move || learner::run(&scripts, &sink));
+    let all = scripts.clone();
+    let runner = thread::spawn(move || learner::run(&all, &sink));
     let mut seen = Vec::new();
     loop {
         match answers.recv_timeout(Duration::from_secs(PATIENCE)) {
@@ -185,45 +252,115 @@ pub fn observe(seed: Seed) -> Seen {
                 if let Err(panic) = runner.join() {
                     std::panic::resume_unwind(panic);
                 }
-                return Seen {
-                    answers: seen,
-                    stalled: false,
-                };
+                break;
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 return Seen {
                     answers: seen,
                     stalled: true,
+                    smaller: None,
                 };
             }
         }
     }
+    // The judge's own check, script by script, run here against the same
+    // reference only to know when to shrink. Shrinking runs the bank on
+    // scripts that may make it panic, or that fail the check: both
+    // quietly. A smaller script whose call waits (a transfer to oneself
+    // that shrinking made) ends the shrinking where it is: the scripts
+    // run on a thread of their own, and one that waits is left waiting.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let label = |_| "script".to_owned();
+    let wrong = |script: &Script, got: &[Answer]| {
+        catch_unwind(AssertUnwindSafe(|| {
+            check(&label, std::slice::from_ref(script), got, false);
+        }))
+        .is_err()
+    };
+    let waited = std::cell::Cell::new(false);
+    let alone = |script: &Script| -> Option<Vec<Answer>> {
+        if waited.get() {
+            return None;
+        }
+        let (sink, answers) = mpsc::channel();
+        let one = vec![script.clone()];
+        let runner = thread::spawn(move || learner::run(&one, &sink));
+        let mut got = Vec::new();
+        loop {
+            match answers.recv_timeout(Duration::from_secs(PATIENCE)) {
+                Ok(answer) => got.push(answer),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return runner.join().ok().map(|()| got);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    waited.set(true);
+                    return None;
+                }
+            }
+        }
+    };
+    let mut smaller = None;
+    for (number, tree) in drawn(seed).into_iter().enumerate() {
+        if !wrong(&tree.current(), &answers_of(&seen, number)) {
+            continue;
+        }
+        let script = shrink::smallest_failing(tree, SHRINK_BUDGET, |script| {
+            alone(script).is_some_and(|got| wrong(script, &got))
+        });
+        waited.set(false);
+        smaller = alone(&script).map(|got| (number, script, got));
+        break;
+    }
+    std::panic::set_hook(hook);
+    Seen {
+        answers: seen,
+        stalled: false,
+        smaller,
+    }
 }
 
-#[cfg(xsafe_judge)]
 pub fn judge(seed: Seed, seen: Seen) {
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
     let scripts = scripts(seed);
-    let (sink, answers) = std::sync::mpsc::channel();
-    reference::run(&scripts, &sink);
-    let expected: Vec<Answer> = answers.try_iter().collect();
-    for (index, (script, step, answer)) in expected.iter().enumerate() {
-        let starting = &scripts[*script].0;
-        let Some(got) = seen.answers.get(index) else {
-            if seen.stalled {
-                panic!(
-                    "script {script} (a bank with balances {starting:?}), {step}: no answer after {PATIENCE} s: does the bank wait for a lock it holds?"
-                );
-            }
-            panic!("script {script} (a bank with balances {starting:?}) stopped before {step}");
+    let label = |script| format!("script {script}");
+    let Err(failure) = catch_unwind(AssertUnwindSafe(|| {
+        check(&label, &scripts, &seen.answers, seen.stalled);
+    })) else {
+        return;
+    };
+    // The verdict is this failure. A smaller script that the check also
+    // fails, if the observation has one for a drawn script that went
+    // wrong, is told after it.
+    if let Some((of, script, got)) = &seen.smaller
+        && !seen.stalled
+        && let Some(full) = scripts.get(*of).filter(|_| *of < 3 * DRAWN)
+    {
+        let shrunk = |_| format!("the shrunk script of script {of}");
+        let fails = |script: &Script, got: &[Answer]| {
+            catch_unwind(AssertUnwindSafe(|| {
+                check(&shrunk, std::slice::from_ref(script), got, false);
+            }))
         };
-        assert_eq!(
-            got.1, *step,
-            "script {script} (a bank with balances {starting:?}): the calls"
-        );
-        assert_eq!(
-            got.2, *answer,
-            "script {script}, a bank that started with balances {starting:?}, {step}: your bank answered the left, the reference solution the right"
-        );
+        if fails(full, &answers_of(&seen.answers, *of)).is_err()
+            && let Err(small) = fails(script, got)
+        {
+            let text = |payload: &(dyn std::any::Any + Send)| {
+                payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|text| (*text).to_owned()))
+                    .unwrap_or_default()
+            };
+            panic!(
+                "{}\nThe smallest script shrinking found going wrong (from script {of}), on a new bank with balances {:?}: {:?}\nThere: {}",
+                text(&*failure),
+                script.0,
+                script.1,
+                text(&*small)
+            );
+        }
     }
-    assert_eq!(seen.answers.len(), expected.len(), "the number of answers");
+    resume_unwind(failure);
 }

@@ -1,55 +1,76 @@
 //! Proves consumption: the bank answers as the reference solution's does,
-//! call by call. The same fixed scripts run on the learner's bank
-//! (observed) and on the reference solution's (in the judge), and the
-//! judge compares every answer: each `transfer`'s result, `balance` of
-//! every account and of one past the last, and `audit`, with the values
-//! the bank's types show in `{:?}` and `{:#?}` and their clones. The
-//! accounts and amounts come from a small set so that they repeat: a
-//! transfer from an account to itself, an amount of zero, an amount equal
-//! to the whole balance or one more, an account that does not exist on
-//! either side, balances that add up to `u64::MAX`, a bank with no
-//! account. The calls use the root token, and, where the crate has
-//! `LockToken::fork`, a fork of it. A `Debug` of the bank, if the crate has
-//! one, must return in both modes. The values come from the judge's seed;
-//! the scripts' shapes are fixed.
+//! call by call. The same scripts run on the learner's bank (observed) and
+//! on the reference solution's (in the judge), and the judge compares
+//! every answer: each `transfer`'s result, `balance` of every account and
+//! of one past the last, and `audit`, with the values the bank's types
+//! show in `{:?}` and `{:#?}` and their clones. The accounts and amounts
+//! come from a small set so that they repeat: a transfer from an account
+//! to itself, an amount of zero, an amount equal to the whole balance or
+//! one more, an account that does not exist on either side, balances that
+//! add up to `u64::MAX`, a bank with no account. The calls use the root
+//! token, and, where the crate has `LockToken::fork`, a fork of it. A
+//! `Debug` of the bank, if the crate has one, must return in both modes.
+//! The scripts of small banks are drawn with proptest from the judge's
+//! seed; the other scripts' shapes are fixed, their values from the seed.
+//! When a drawn script goes wrong, the message also shows the smallest
+//! script that proptest's shrinking finds going wrong, checked by the
+//! judge against its own copy of the reference.
 use serde::{Deserialize, Serialize};
-use xsafe_case::Seed;
+use xsafe_case::proptest::collection::vec;
+use xsafe_case::proptest::prelude::*;
+use xsafe_case::proptest::strategy::ValueTree;
+use xsafe_case::{Seed, shrink};
 
 /// Seconds formatting the bank may take: it takes microseconds.
 const PATIENCE: u64 = 5;
 
+/// How many scripts are drawn for each size of small bank, how many calls
+/// each has at most (60 on average), and how many smaller scripts
+/// shrinking may try.
+const DRAWN: usize = 4;
+const LONGEST: usize = 120;
+const SHRINK_BUDGET: usize = 2_000;
+
 /// One call of a script.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Call {
     Transfer(usize, usize, u64),
     Balance(usize),
     Audit,
 }
 
-/// The scripts: the starting balances and the calls, from the seed.
-fn scripts(seed: Seed) -> Vec<(Vec<u64>, Vec<Call>)> {
-    let mut rng = seed.rng();
-    let mut scripts = Vec::new();
-    // Small banks with small amounts: accounts and amounts repeat.
+/// A script: the starting balances and the calls.
+type Script = (Vec<u64>, Vec<Call>);
+
+/// The scripts of small banks with small amounts, where accounts and
+/// amounts repeat, as trees that can shrink: `DRAWN` for each of 1, 2 and
+/// 3 accounts, drawn from the seed.
+fn drawn(seed: Seed) -> Vec<Box<dyn ValueTree<Value = Script>>> {
+    let mut runner = shrink::runner(seed.0);
+    let mut trees = Vec::new();
     for accounts in [1_usize, 2, 3] {
-        let start: Vec<u64> = (0..accounts).map(|_| rng.u64(0..6)).collect();
-        let calls = (0..40)
-            .map(|i| match i % 5 {
-                0..=2 => Call::Transfer(
-                    rng.usize(0..=accounts),
-                    if i % 7 == 0 {
-                        usize::MAX
-                    } else {
-                        rng.usize(0..=accounts)
-                    },
-                    rng.u64(0..7),
-                ),
-                3 => Call::Balance(rng.usize(0..=accounts)),
-                _ => Call::Audit,
-            })
-            .collect();
-        scripts.push((start, calls));
+        // An account index: one of the bank's, one past the last, or one
+        // far away.
+        let account = || prop_oneof![9 => 0..=accounts, 1 => Just(usize::MAX)];
+        let call = prop_oneof![
+            3 => (0..=accounts, account(), 0u64..7)
+                .prop_map(|(from, to, amount)| Call::Transfer(from, to, amount)),
+            1 => (0..=accounts).prop_map(Call::Balance),
+            1 => Just(Call::Audit),
+        ];
+        let strategy = (vec(0u64..6, accounts), vec(call, 0..=LONGEST)).boxed();
+        for _ in 0..DRAWN {
+            trees.push(shrink::draw(&strategy, &mut runner));
+        }
     }
+    trees
+}
+
+/// The scripts: the drawn ones, then the fixed shapes, with values from
+/// the seed.
+fn scripts(seed: Seed) -> Vec<Script> {
+    let mut rng = seed.rng();
+    let mut scripts: Vec<Script> = drawn(seed).iter().map(|tree| tree.current()).collect();
     // Transfers to oneself, of the whole balance and of one more.
     let balance = rng.u64(1..1_000);
     scripts.push((
@@ -99,11 +120,18 @@ pub struct Seen {
     /// Whether formatting the bank returned, in each mode (`None`: the
     /// bank has no `Debug`).
     bank_debug: Vec<Option<bool>>,
+    /// For the first drawn script that went wrong, the smallest script
+    /// shrinking found going wrong, and its answers (only for the message:
+    /// the verdict comes from `answers`).
+    smaller: Option<(usize, Script, Vec<Answer>)>,
 }
 
+/// One answer: `(script, call, what the bank answered)`.
+type Answer = (usize, String, String);
+
 /// The scripts' runner, written once for both crates: `$krate` is
-/// `lock_order` in the observing program and `xsafe_reference` in the
-/// judge.
+/// `lock_order` in the observing program, and `xsafe_reference` in the
+/// judge and in the observing program's shrinking.
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Call, PATIENCE};
@@ -203,8 +231,10 @@ macro_rules! runner {
             }
         }
 
+        /// Runs the scripts; formats the first script's bank when `debug`.
         pub fn run(
             scripts: &[(Vec<u64>, Vec<Call>)],
+            debug: bool,
         ) -> (Vec<(usize, String, String)>, Vec<Option<bool>>) {
             let mut answers = Vec::new();
             let mut root = LockToken::new();
@@ -224,7 +254,7 @@ macro_rules! runner {
                     };
                     answers.push((index, format!("call {number}: {step:?}"), answer));
                 }
-                if index == 0 {
+                if index == 0 && debug {
                     let format = (&probe::<Bank>()).formatter();
                     for pretty in [false, true] {
                         bank_debug.push(format.map(|format| {
@@ -250,44 +280,135 @@ mod learner {
     runner!(lock_order);
 }
 
-#[cfg(xsafe_judge)]
+/// The judge's model, and in the observing program the model a failing
+/// script shrinks with (never a verdict).
 mod reference {
     runner!(xsafe_reference);
 }
 
-#[cfg(not(xsafe_judge))]
-pub fn observe(seed: Seed) -> Seen {
-    let (answers, bank_debug) = learner::run(&scripts(seed));
-    Seen {
-        answers,
-        bank_debug,
-    }
-}
-
-#[cfg(xsafe_judge)]
-pub fn judge(seed: Seed, seen: Seen) {
-    let scripts = scripts(seed);
-    let (expected, _) = reference::run(&scripts);
+/// Checks `got`, the answers to `scripts`, against the reference's: a
+/// failed assertion is the verdict "failed". `label` names the scripts.
+fn check(label: &dyn Fn(usize) -> String, scripts: &[Script], got: &[Answer]) {
+    let (expected, _) = reference::run(scripts, false);
     for (index, want) in expected.iter().enumerate() {
         let (script, step, answer) = want;
         let starting = &scripts[*script].0;
-        let Some(got) = seen.answers.get(index) else {
-            panic!("script {script} (a bank with balances {starting:?}) stopped before {step}");
+        let name = label(*script);
+        let Some(got) = got.get(index) else {
+            panic!("{name} (a bank with balances {starting:?}) stopped before {step}");
         };
         assert_eq!(
             got.1, *step,
-            "script {script} (a bank with balances {starting:?}): the calls"
+            "{name} (a bank with balances {starting:?}): the calls"
         );
         assert_eq!(
             got.2, *answer,
-            "script {script}, a bank that started with balances {starting:?}, {step}: your bank answered the left, the reference solution the right"
+            "{name}, a bank that started with balances {starting:?}, {step}: your bank answered the left, the reference solution the right"
         );
     }
-    assert_eq!(seen.answers.len(), expected.len(), "the number of answers");
-    for (mode, returned) in ["{:?}", "{:#?}"].iter().zip(&seen.bank_debug) {
-        assert!(
-            *returned != Some(false),
-            "formatting the bank with {mode} waited for {PATIENCE} s: Debug must not wait for the bank's locks"
-        );
+    assert_eq!(got.len(), expected.len(), "the number of answers");
+}
+
+#[cfg(not(xsafe_judge))]
+pub fn observe(seed: Seed) -> Seen {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    let scripts = scripts(seed);
+    let (answers, bank_debug) = learner::run(&scripts, true);
+    // The judge's own check, script by script, run here against the same
+    // reference only to know when to shrink. Shrinking runs the bank on
+    // scripts that may make it panic, or that fail the check: both
+    // quietly.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let label = |_| "script".to_owned();
+    let wrong = |script: &Script, got: &[Answer]| {
+        catch_unwind(AssertUnwindSafe(|| {
+            check(&label, std::slice::from_ref(script), got);
+        }))
+        .is_err()
+    };
+    let alone = |script: &Script| {
+        catch_unwind(AssertUnwindSafe(|| {
+            learner::run(std::slice::from_ref(script), false).0
+        }))
+    };
+    let mut smaller = None;
+    for (number, tree) in drawn(seed).into_iter().enumerate() {
+        let got: Vec<Answer> = answers
+            .iter()
+            .filter(|answer| answer.0 == number)
+            .map(|(_, step, answer)| (0, step.clone(), answer.clone()))
+            .collect();
+        if !wrong(&tree.current(), &got) {
+            continue;
+        }
+        let script = shrink::smallest_failing(tree, SHRINK_BUDGET, |script| {
+            alone(script).is_ok_and(|got| wrong(script, &got))
+        });
+        smaller = alone(&script).ok().map(|got| (number, script, got));
+        break;
     }
+    std::panic::set_hook(hook);
+    Seen {
+        answers,
+        bank_debug,
+        smaller,
+    }
+}
+
+pub fn judge(seed: Seed, seen: Seen) {
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+    let scripts = scripts(seed);
+    let label = |script| format!("script {script}");
+    let Err(failure) = catch_unwind(AssertUnwindSafe(|| {
+        check(&label, &scripts, &seen.answers);
+    })) else {
+        for (mode, returned) in ["{:?}", "{:#?}"].iter().zip(&seen.bank_debug) {
+            assert!(
+                *returned != Some(false),
+                "formatting the bank with {mode} waited for {PATIENCE} s: Debug must not wait for the bank's locks"
+            );
+        }
+        return;
+    };
+    // The verdict is this failure. A smaller script that the check also
+    // fails, if the observation has one for a drawn script that went
+    // wrong, is told after it.
+    if let Some((of, script, got)) = &seen.smaller
+        && let Some(full) = scripts.get(*of).filter(|_| *of < 3 * DRAWN)
+    {
+        let full_got: Vec<Answer> = seen
+            .answers
+            .iter()
+            .filter(|answer| answer.0 == *of)
+            .map(|(_, step, answer)| (0, step.clone(), answer.clone()))
+            .collect();
+        let shrunk = |_| format!("the shrunk script of script {of}");
+        let fails = |script: &Script, got: &[Answer]| {
+            catch_unwind(AssertUnwindSafe(|| {
+                check(&shrunk, std::slice::from_ref(script), got);
+            }))
+        };
+        if fails(full, &full_got).is_err()
+            && let Err(small) = fails(script, got)
+        {
+            let text = |payload: &(dyn std::any::Any + Send)| {
+                payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|text| (*text).to_owned()))
+                    .unwrap_or_default()
+            };
+            panic!(
+                "{}\nThe smallest script shrinking found going wrong (from script {of}), on a new bank with balances {:?} and the root token (a fork of it at every third call, where the crate has `fork`): {:?}\nThere: {}",
+                text(&*failure),
+                script.0,
+                script.1,
+                text(&*small)
+            );
+        }
+    }
+    resume_unwind(failure);
 }
