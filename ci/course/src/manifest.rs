@@ -267,10 +267,9 @@ pub struct JudgeSettings {
     /// Whether the judge links the exercise's reference solution (from
     /// `solutions/NAME`), as the crate `xsafe_reference`, so that a case's
     /// judge can replay what was observed on the reference and compare.
-    /// The observing program links it too, under the same name, only as a
-    /// model to shrink a failing sequence with: the verdict stays the
-    /// judge's, and the judge checks a shrunk sequence against its own
-    /// copy before it tells it.
+    /// A case that uses it writes its `judge` half (and what it uses of
+    /// the reference) under `#[cfg(xsafe_judge)]`: the observing program
+    /// does not link the reference.
     #[serde(default)]
     pub reference: bool,
 }

@@ -14,6 +14,14 @@
 //! regular files: a name the listing's format mangles (`h1\` before a
 //! space reads as one name with the next path) lists a file that is not
 //! there, and counts as outside.
+//!
+//! The learner's own crates are held tighter: a listing that names a
+//! learner file (under the manifest's `learner_files` folders: the crate's
+//! `src`, a macro crate's `derive/src`) may name no file outside them,
+//! though the build around it may read the cases (which sit in the
+//! exercise's folder) and the course's path dependencies. A learner's
+//! crate compiles from its own files alone; the cases' models (a whole
+//! set, a whole bank) are not files it can bring in.
 
 use crate::build::normalized;
 use std::collections::BTreeSet;
@@ -108,6 +116,26 @@ pub fn outside<'a>(
     found.into_iter().collect()
 }
 
+/// Every file that a listing of one of the learner's crates (a listing
+/// that names a file under one of `own`, the learner's folders of the
+/// crate) names outside all of them, once each, sorted.
+pub fn beyond_own<'a>(
+    dep_infos: impl Iterator<Item = &'a [u8]>,
+    base: &Path,
+    own: &[PathBuf],
+) -> Vec<PathBuf> {
+    let own: Vec<PathBuf> = own.iter().map(|path| normalized(path)).collect();
+    let is_own = |file: &PathBuf| own.iter().any(|root| file.starts_with(root));
+    let mut found = BTreeSet::new();
+    for dep_info in dep_infos {
+        let files = files_read(&String::from_utf8_lossy(dep_info), base);
+        if files.iter().any(is_own) {
+            found.extend(files.into_iter().filter(|file| !is_own(file)));
+        }
+    }
+    found.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +169,25 @@ mod tests {
             &[],
         );
         assert_eq!(outside, [PathBuf::from("/course/solutions/x/src/lib.rs")]);
+    }
+
+    /// The learner's crate (its `src`) may not name the cases, though they
+    /// sit in the crate's folder and the build may read them for the
+    /// cases' own crate; a listing of another crate may.
+    #[test]
+    fn the_learners_crate_reads_only_its_own_files() {
+        let learner =
+            b"/t/deps/ordered_tree-1.d: /sub/src/lib.rs /sub/grading/cases/support.rs\n".as_slice();
+        let cases =
+            b"/t/deps/observe-2.d: cases/observe.rs /sub/grading/cases/support.rs\n".as_slice();
+        let own = [PathBuf::from("/sub/src"), PathBuf::from("/sub/derive/src")];
+        let found = beyond_own([learner, cases].into_iter(), Path::new("/w"), &own);
+        assert_eq!(found, [PathBuf::from("/sub/grading/cases/support.rs")]);
+        let found = beyond_own([cases].into_iter(), Path::new("/w"), &own);
+        assert!(
+            found.is_empty(),
+            "the cases' own listing is not the learner's"
+        );
     }
 
     /// A learner file named `h1\` makes rustc list `src/h1\ /course/x.rs`,

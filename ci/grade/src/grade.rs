@@ -481,7 +481,7 @@ fn record_macros(
                 observe: true,
                 judge: false,
                 lockfile: Some(&trusted.lockfile),
-                reference: plan.solution().as_deref(),
+                reference: None,
             },
             &work.join("recording-build"),
         )?;
@@ -622,7 +622,7 @@ fn build(
                 observe: observe_here,
                 judge: judge_here,
                 lockfile: Some(&trusted.lockfile),
-                reference: plan.solution().as_deref(),
+                reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
             },
             &work.join("build"),
         )?;
@@ -851,17 +851,31 @@ fn refuse_reads(
             .map(|writable| writable.path().to_path_buf()),
     );
     allowed.extend(confiner.readable_roots());
-    let dep_infos = output
+    let dep_infos: Vec<&[u8]> = output
         .files
         .iter()
         .filter(|(path, _)| path.extension().is_some_and(|extension| extension == "d"))
-        .map(|(_, content)| content.as_slice());
-    let outside = depinfo::outside(
-        dep_infos,
+        .map(|(_, content)| content.as_slice())
+        .collect();
+    let mut outside = depinfo::outside(
+        dep_infos.iter().copied(),
         &project.root,
         &allowed,
         &[crate_dir.to_path_buf()],
     );
+    let own: Vec<PathBuf> = plan
+        .manifest
+        .learner_files
+        .iter()
+        .map(|folder| crate_dir.join(folder))
+        .collect();
+    outside.extend(depinfo::beyond_own(
+        dep_infos.iter().copied(),
+        &project.root,
+        &own,
+    ));
+    outside.sort();
+    outside.dedup();
     if outside.is_empty() {
         return Ok(());
     }
@@ -1098,7 +1112,7 @@ fn miri_phase(
             observe: true,
             judge: false,
             lockfile: Some(&trusted.lockfile),
-            reference: plan.solution().as_deref(),
+            reference: None,
         },
         &work.join("miri-build"),
     )?;

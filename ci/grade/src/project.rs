@@ -3,9 +3,7 @@
 //!
 //! * package `xsafe-cases-EXERCISE`, which depends on the crate under test:
 //!   one binary target per compile-fail case (the case file itself), and
-//!   the binary `observe`, every behaviour case's `observe` half (with the
-//!   reference solution as `xsafe_reference` when the manifest asks for
-//!   it: a model to shrink a failing sequence with, never a verdict);
+//!   the binary `observe`, every behaviour case's `observe` half;
 //! * package `xsafe-judge-EXERCISE`, which does not depend on it: the
 //!   binary `judge`, every behaviour case's `judge` half, built with the
 //!   cfg `xsafe_judge`.
@@ -78,10 +76,8 @@ pub struct ProjectSpec<'a> {
     pub judge: bool,
     /// A lockfile to start from, so dependencies resolve as the course's do.
     pub lockfile: Option<&'a Path>,
-    /// The reference solution's crate, which the judge (and the observing
-    /// program, as a model to shrink with) links as `xsafe_reference` when
-    /// the manifest's `[judge] reference` says so. Every workspace of a
-    /// grade passes the same one, so that they all share one lockfile.
+    /// The reference solution's crate, which the judge links as
+    /// `xsafe_reference` when the manifest's `[judge] reference` says so.
     pub reference: Option<&'a Path>,
 }
 
@@ -174,36 +170,6 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
         crate_dir.to_string_lossy().into_owned().into(),
     );
     dependencies.insert(crate_package.clone(), under_test.into());
-    // The reference solution, when the manifest asks for it: the judge
-    // decides with it, and the observing program may use it as a model to
-    // shrink a failing sequence (never to decide). It is a package of its
-    // own (`NAME-solution`, lib `NAME_solution`) under the name
-    // `xsafe_reference`, so it never clashes with the crate under test.
-    let reference = match spec.reference {
-        Some(reference) if spec.manifest.judge.reference => {
-            let package = package_name(&reference.join("Cargo.toml"))?;
-            if package == crate_package {
-                return Err(ProjectError::CargoToml {
-                    path: reference.join("Cargo.toml"),
-                    problem: format!(
-                        "the reference solution's package is named `{package}`, like the crate under test"
-                    ),
-                });
-            }
-            let mut entry = toml::Table::new();
-            entry.insert("package".into(), package.into());
-            entry.insert(
-                "path".into(),
-                reference.to_string_lossy().into_owned().into(),
-            );
-            path_dependencies.push(reference.to_path_buf());
-            Some(toml::Value::from(entry))
-        }
-        _ => None,
-    };
-    if let Some(entry) = &reference {
-        dependencies.insert("xsafe_reference".into(), entry.clone());
-    }
     let mut bins = Vec::new();
     let mut compile_fail = BTreeMap::new();
     for case in &spec.compile_fail {
@@ -238,8 +204,18 @@ pub fn write_project(spec: &ProjectSpec<'_>, root: &Path) -> Result<Project, Pro
     let mut judge_source = None;
     if spec.judge && !behaviour.is_empty() {
         let mut dev_dependencies = dev_dependencies;
-        if let Some(entry) = reference {
-            dev_dependencies.insert("xsafe_reference".into(), entry);
+        if spec.manifest.judge.reference
+            && let Some(reference) = spec.reference
+        {
+            let package = package_name(&reference.join("Cargo.toml"))?;
+            let mut entry = toml::Table::new();
+            entry.insert("package".into(), package.into());
+            entry.insert(
+                "path".into(),
+                reference.to_string_lossy().into_owned().into(),
+            );
+            dev_dependencies.insert("xsafe_reference".into(), entry.into());
+            path_dependencies.push(reference.to_path_buf());
         }
         let judge = root.join("judge/judge.rs");
         judge_source = Some(judge.clone());

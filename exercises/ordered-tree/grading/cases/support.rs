@@ -533,9 +533,9 @@ pub mod diff {
 
     /// The replay, written once for either crate.
     macro_rules! replay_on {
-        ($krate:ident) => {
+        ($($krate:tt)+) => {
             use super::*;
-            use ::$krate::{Node, NonEmptySet, OrderedSet};
+            use $($krate)+::{Node, NonEmptySet, OrderedSet};
             use std::fmt::Write as _;
             use std::ops::Bound;
 
@@ -875,12 +875,279 @@ pub mod diff {
     /// The replay on the learner's crate.
     #[cfg(not(xsafe_judge))]
     pub mod learner {
-        replay_on!(ordered_tree);
+        replay_on!(::ordered_tree);
     }
 
-    /// The replay on the reference solution: the judge's model, and, in
-    /// the observing program, the model a failing sequence shrinks with.
+    /// The replay on the reference solution: the judge's model, which
+    /// decides. Only the judge links the reference.
+    #[cfg(xsafe_judge)]
     pub mod reference {
-        replay_on!(xsafe_reference);
+        replay_on!(::xsafe_reference);
+    }
+
+    /// The replay on [`sorted_vec_set`]: in the observing program, the
+    /// model a failing drawn sequence shrinks against (never a verdict).
+    #[cfg(not(xsafe_judge))]
+    pub mod model {
+        replay_on!(crate::support::diff::sorted_vec_set);
+    }
+
+    /// The exercise's API over a sorted `Vec`, written for the cases and
+    /// independent of the reference solution: the model that the observing
+    /// program shrinks a failing drawn sequence against.
+    ///
+    /// **Invariant**: `OrderedSet::keys` is strictly increasing. Every
+    /// change takes the keys out in order, changes the `Vec` (found by
+    /// `binary_search`) and hangs them back as a balanced tree, so
+    /// `root_node` can be walked like a learner's. Of equal keys the one
+    /// already held stays, as with `collect`. It is as slow as it is plain
+    /// (every change is linear): it only replays sequences of at most 80
+    /// steps over 8 key names. It is not panic-safe, and never runs with a
+    /// fuse armed.
+    #[cfg(not(xsafe_judge))]
+    pub mod sorted_vec_set {
+        use std::fmt;
+        use std::num::NonZeroUsize;
+        use std::ops::RangeBounds;
+
+        type Link<T> = Option<Box<Node<T>>>;
+
+        /// One node of the balanced tree the keys hang in.
+        #[derive(Clone)]
+        pub struct Node<T> {
+            key: T,
+            left: Link<T>,
+            right: Link<T>,
+        }
+
+        impl<T> Node<T> {
+            pub fn key(&self) -> &T {
+                &self.key
+            }
+            pub fn left(&self) -> Option<&Node<T>> {
+                self.left.as_deref()
+            }
+            pub fn right(&self) -> Option<&Node<T>> {
+                self.right.as_deref()
+            }
+        }
+
+        /// A balanced tree of `keys`, which are in order.
+        fn hang<T>(mut keys: Vec<T>) -> Link<T> {
+            if keys.is_empty() {
+                return None;
+            }
+            let mut right = keys.split_off(keys.len() / 2);
+            let key = right.remove(0);
+            Some(Box::new(Node {
+                key,
+                left: hang(keys),
+                right: hang(right),
+            }))
+        }
+
+        /// The keys of `link`, in order, moved out.
+        fn take_down<T>(link: Link<T>, into: &mut Vec<T>) {
+            if let Some(node) = link {
+                let Node { key, left, right } = *node;
+                take_down(left, into);
+                into.push(key);
+                take_down(right, into);
+            }
+        }
+
+        /// The keys of `link`, in order.
+        fn read<'a, T>(link: Option<&'a Node<T>>, into: &mut Vec<&'a T>) {
+            if let Some(node) = link {
+                read(node.left(), into);
+                into.push(&node.key);
+                read(node.right(), into);
+            }
+        }
+
+        #[derive(Clone)]
+        pub struct OrderedSet<T> {
+            root: Link<T>,
+            len: usize,
+        }
+
+        impl<T> OrderedSet<T> {
+            pub fn new() -> Self {
+                OrderedSet { root: None, len: 0 }
+            }
+            pub fn len(&self) -> usize {
+                self.len
+            }
+            pub fn is_empty(&self) -> bool {
+                self.len == 0
+            }
+            pub fn root_node(&self) -> Option<&Node<T>> {
+                self.root.as_deref()
+            }
+            pub fn iter(&self) -> std::vec::IntoIter<&T> {
+                let mut keys = Vec::with_capacity(self.len);
+                read(self.root.as_deref(), &mut keys);
+                keys.into_iter()
+            }
+            pub fn first(&self) -> Option<&T> {
+                self.iter().next()
+            }
+            pub fn last(&self) -> Option<&T> {
+                self.iter().next_back()
+            }
+            pub fn into_non_empty(self) -> Result<NonEmptySet<T>, OrderedSet<T>> {
+                if self.is_empty() {
+                    Err(self)
+                } else {
+                    Ok(NonEmptySet { set: self })
+                }
+            }
+            fn keys(&mut self) -> Vec<T> {
+                let mut keys = Vec::with_capacity(self.len);
+                take_down(self.root.take(), &mut keys);
+                keys
+            }
+            fn hang(&mut self, keys: Vec<T>) {
+                self.len = keys.len();
+                self.root = hang(keys);
+            }
+        }
+
+        impl<T: Ord> OrderedSet<T> {
+            pub fn insert(&mut self, key: T) -> bool {
+                let mut keys = self.keys();
+                let added = match keys.binary_search(&key) {
+                    Ok(_) => false,
+                    Err(at) => {
+                        keys.insert(at, key);
+                        true
+                    }
+                };
+                self.hang(keys);
+                added
+            }
+            pub fn remove(&mut self, key: &T) -> Option<T> {
+                let mut keys = self.keys();
+                let removed = keys.binary_search(key).ok().map(|at| keys.remove(at));
+                self.hang(keys);
+                removed
+            }
+            pub fn get(&self, key: &T) -> Option<&T> {
+                self.iter().find(|held| *held == key)
+            }
+            pub fn contains(&self, key: &T) -> bool {
+                self.get(key).is_some()
+            }
+            /// The keys in `range`; none when it is inverted.
+            pub fn range<R: RangeBounds<T>>(&self, range: R) -> std::vec::IntoIter<&T> {
+                let keys: Vec<&T> = self.iter().filter(|key| range.contains(*key)).collect();
+                keys.into_iter()
+            }
+        }
+
+        impl<T> Default for OrderedSet<T> {
+            fn default() -> Self {
+                OrderedSet::new()
+            }
+        }
+
+        impl<T: Ord> Extend<T> for OrderedSet<T> {
+            fn extend<I: IntoIterator<Item = T>>(&mut self, keys: I) {
+                for key in keys {
+                    self.insert(key);
+                }
+            }
+        }
+
+        impl<T: Ord> FromIterator<T> for OrderedSet<T> {
+            fn from_iter<I: IntoIterator<Item = T>>(keys: I) -> Self {
+                let mut set = OrderedSet::new();
+                set.extend(keys);
+                set
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a OrderedSet<T> {
+            type Item = &'a T;
+            type IntoIter = std::vec::IntoIter<&'a T>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.iter()
+            }
+        }
+
+        impl<T: fmt::Debug> fmt::Debug for OrderedSet<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_set().entries(self.iter()).finish()
+            }
+        }
+
+        /// An [`OrderedSet`] that holds a key.
+        #[derive(Clone)]
+        pub struct NonEmptySet<T> {
+            set: OrderedSet<T>,
+        }
+
+        impl<T> NonEmptySet<T> {
+            pub fn new(first: T) -> Self {
+                NonEmptySet {
+                    set: OrderedSet {
+                        len: 1,
+                        root: hang(vec![first]),
+                    },
+                }
+            }
+            pub fn len(&self) -> NonZeroUsize {
+                NonZeroUsize::new(self.set.len).unwrap_or(NonZeroUsize::MIN)
+            }
+            pub fn root_node(&self) -> &Node<T> {
+                match self.set.root_node() {
+                    Some(root) => root,
+                    None => unreachable!("a NonEmptySet holds a key"),
+                }
+            }
+            pub fn min(&self) -> &T {
+                let mut node = self.root_node();
+                while let Some(left) = node.left() {
+                    node = left;
+                }
+                node.key()
+            }
+            pub fn max(&self) -> &T {
+                let mut node = self.root_node();
+                while let Some(right) = node.right() {
+                    node = right;
+                }
+                node.key()
+            }
+            pub fn iter(&self) -> std::vec::IntoIter<&T> {
+                self.set.iter()
+            }
+            pub fn into_set(self) -> OrderedSet<T> {
+                self.set
+            }
+        }
+
+        impl<T: Ord> NonEmptySet<T> {
+            pub fn insert(&mut self, key: T) -> bool {
+                self.set.insert(key)
+            }
+            pub fn contains(&self, key: &T) -> bool {
+                self.set.contains(key)
+            }
+        }
+
+        impl<'a, T> IntoIterator for &'a NonEmptySet<T> {
+            type Item = &'a T;
+            type IntoIter = std::vec::IntoIter<&'a T>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.iter()
+            }
+        }
+
+        impl<T: fmt::Debug> fmt::Debug for NonEmptySet<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_set().entries(self.iter()).finish()
+            }
+        }
     }
 }

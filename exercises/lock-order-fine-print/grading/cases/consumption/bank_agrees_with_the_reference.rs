@@ -15,8 +15,9 @@
 //! call that has not answered after a few seconds (a transfer that waits
 //! for the lock it holds) ends the observation. When a drawn script goes
 //! wrong (and none waited), the message also shows the smallest script
-//! that proptest's shrinking finds going wrong, checked by the judge
-//! against its own copy of the reference.
+//! that proptest's shrinking finds going wrong against the cases' own
+//! model of the bank, checked by the judge against the reference before it
+//! is told.
 use serde::{Deserialize, Serialize};
 use xsafe_case::proptest::collection::vec;
 use xsafe_case::proptest::prelude::*;
@@ -128,7 +129,7 @@ pub struct Seen {
 
 /// The scripts' runner, written once for both crates: `$krate` is
 /// `lock_order_fine_print` in the observing program, and `xsafe_reference`
-/// in the judge and in the observing program's shrinking.
+/// in the judge.
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Answer, Call};
@@ -189,18 +190,122 @@ mod learner {
     runner!(lock_order_fine_print);
 }
 
-/// The judge's model, and in the observing program the model a failing
-/// script shrinks with (never a verdict).
+/// The judge's model, which decides. Only the judge links the reference.
+#[cfg(xsafe_judge)]
 mod reference {
     runner!(xsafe_reference);
+}
+
+/// The bank as the chapter describes it, written for the cases and
+/// independent of the reference solution: balances kept in `u128`, so no
+/// step of the model can overflow, and types that show as the crate's do.
+/// The observing program shrinks a failing drawn script against it (never
+/// a verdict: the judge checks a shrunk script against the reference).
+#[cfg(not(xsafe_judge))]
+mod model {
+    use super::{Answer, Call, Script};
+    use std::fmt::Debug;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Transfer {
+        from: usize,
+        to: usize,
+        amount: u64,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum TransferError {
+        NoSuchAccount(usize),
+        SameAccount(usize),
+        InsufficientFunds { account: usize, balance: u64 },
+    }
+
+    /// A value in both modes and its clone's, as the runner shows it.
+    fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
+        let copy = value.clone();
+        format!(
+            "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
+            copy == *value
+        )
+    }
+
+    /// A balance as the crate's `u64` (the model's books never exceed
+    /// what `Bank::new` accepted).
+    fn narrow(value: u128) -> u64 {
+        u64::try_from(value).unwrap_or(u64::MAX)
+    }
+
+    /// The answers the chapter's bank gives to `scripts`.
+    pub fn run(scripts: &[Script]) -> Vec<Answer> {
+        let mut answers = Vec::new();
+        for (index, (start, calls)) in scripts.iter().enumerate() {
+            let mut balances: Vec<u128> = start.iter().map(|&balance| u128::from(balance)).collect();
+            let mut history = Vec::new();
+            for (number, &step) in calls.iter().enumerate() {
+                let answer = match step {
+                    Call::Transfer(from, to, amount) => {
+                        let transfer = Transfer { from, to, amount };
+                        let outcome = if from >= balances.len() {
+                            Err(TransferError::NoSuchAccount(from))
+                        } else if to >= balances.len() {
+                            Err(TransferError::NoSuchAccount(to))
+                        } else if from == to {
+                            Err(TransferError::SameAccount(from))
+                        } else if balances[from] < u128::from(amount) {
+                            Err(TransferError::InsufficientFunds {
+                                account: from,
+                                balance: narrow(balances[from]),
+                            })
+                        } else {
+                            balances[from] -= u128::from(amount);
+                            balances[to] += u128::from(amount);
+                            history.push(transfer);
+                            Ok(())
+                        };
+                        format!(
+                            "{} -> {}",
+                            shown(&transfer),
+                            match outcome {
+                                Ok(()) => "Ok(())".to_owned(),
+                                Err(error) => format!("Err({})", shown(&error)),
+                            }
+                        )
+                    }
+                    Call::Balance(account) => {
+                        format!("{:?}", balances.get(account).copied().map(narrow))
+                    }
+                    Call::History => format!("{history:?}"),
+                    Call::HistoryUnderAccounts => format!("{history:?} | {history:#?}"),
+                    Call::Size => format!(
+                        "len {}, is_empty {}",
+                        balances.len(),
+                        balances.is_empty()
+                    ),
+                };
+                answers.push((index, format!("call {number}: {step:?}"), answer));
+            }
+        }
+        answers
+    }
+}
+
+/// What the reference answers to `scripts` (in the judge), or the cases'
+/// model (in the observing program, only to know when to shrink).
+fn expected(scripts: &[Script]) -> Vec<Answer> {
+    #[cfg(xsafe_judge)]
+    {
+        let (sink, answers) = std::sync::mpsc::channel();
+        reference::run(scripts, &sink);
+        answers.try_iter().collect()
+    }
+    #[cfg(not(xsafe_judge))]
+    model::run(scripts)
 }
 
 /// Checks `got`, the answers to `scripts`, against the reference's: a
 /// failed assertion is the verdict "failed". `label` names a script.
 fn check(label: &dyn Fn(usize) -> String, scripts: &[Script], got: &[Answer], stalled: bool) {
-    let (sink, answers) = std::sync::mpsc::channel();
-    reference::run(scripts, &sink);
-    let expected: Vec<Answer> = answers.try_iter().collect();
+    let expected = expected(scripts);
     for (index, (script, step, answer)) in expected.iter().enumerate() {
         let starting = &scripts[*script].0;
         let name = label(*script);
@@ -263,8 +368,8 @@ pub fn observe(seed: Seed) -> Seen {
             }
         }
     }
-    // The judge's own check, script by script, run here against the same
-    // reference only to know when to shrink. Shrinking runs the bank on
+    // The judge's own check, script by script, run here against the cases'
+    // model only to know when to shrink. Shrinking runs the bank on
     // scripts that may make it panic, or that fail the check: both
     // quietly. A smaller script whose call waits (a transfer to oneself
     // that shrinking made) ends the shrinking where it is: the scripts

@@ -13,8 +13,9 @@
 //! The scripts of small banks are drawn with proptest from the judge's
 //! seed; the other scripts' shapes are fixed, their values from the seed.
 //! When a drawn script goes wrong, the message also shows the smallest
-//! script that proptest's shrinking finds going wrong, checked by the
-//! judge against its own copy of the reference.
+//! script that proptest's shrinking finds going wrong against the cases'
+//! own model of the bank, checked by the judge against the reference
+//! before it is told.
 use serde::{Deserialize, Serialize};
 use xsafe_case::proptest::collection::vec;
 use xsafe_case::proptest::prelude::*;
@@ -131,7 +132,7 @@ type Answer = (usize, String, String);
 
 /// The scripts' runner, written once for both crates: `$krate` is
 /// `lock_order` in the observing program, and `xsafe_reference` in the
-/// judge and in the observing program's shrinking.
+/// judge.
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Call, PATIENCE};
@@ -280,16 +281,145 @@ mod learner {
     runner!(lock_order);
 }
 
-/// The judge's model, and in the observing program the model a failing
-/// script shrinks with (never a verdict).
+/// The judge's model, which decides. Only the judge links the reference.
+#[cfg(xsafe_judge)]
 mod reference {
     runner!(xsafe_reference);
+}
+
+/// The bank as the chapter describes it, written for the cases and
+/// independent of the reference solution: books kept in `u128`, so no sum
+/// of the model can overflow, and types that show as the crate's do. The
+/// observing program shrinks a failing drawn script against it (never a
+/// verdict: the judge checks a shrunk script against the reference).
+#[cfg(not(xsafe_judge))]
+mod model {
+    use super::{Answer, Call, Script};
+    use std::fmt::Debug;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Transfer {
+        from: usize,
+        to: usize,
+        amount: u64,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum TransferError {
+        NoSuchAccount(usize),
+        InsufficientFunds { account: usize, balance: u64 },
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Counters {
+        transfers: u64,
+        rejected: u64,
+        moved: u64,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct Audit {
+        balances: Vec<u64>,
+        ledger: Vec<Transfer>,
+        counters: Counters,
+    }
+
+    /// A value in both modes and its clone's, as the runner shows it.
+    fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
+        let copy = value.clone();
+        format!(
+            "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
+            copy == *value
+        )
+    }
+
+    /// A balance as the crate's `u64` (the model's books never exceed
+    /// what `Bank::new` accepted).
+    fn narrow(value: u128) -> u64 {
+        u64::try_from(value).unwrap_or(u64::MAX)
+    }
+
+    /// The answers the chapter's bank gives to `scripts`.
+    pub fn run(scripts: &[Script]) -> Vec<Answer> {
+        let mut answers = Vec::new();
+        for (index, (start, calls)) in scripts.iter().enumerate() {
+            let mut balances: Vec<u128> = start.iter().map(|&balance| u128::from(balance)).collect();
+            let mut ledger = Vec::new();
+            let (mut transfers, mut rejected, mut moved) = (0_u64, 0_u64, 0_u128);
+            for (number, &step) in calls.iter().enumerate() {
+                let answer = match step {
+                    Call::Transfer(from, to, amount) => {
+                        let transfer = Transfer { from, to, amount };
+                        let outcome = if from >= balances.len() {
+                            Err(TransferError::NoSuchAccount(from))
+                        } else if to >= balances.len() {
+                            Err(TransferError::NoSuchAccount(to))
+                        } else if balances[from] < u128::from(amount) {
+                            Err(TransferError::InsufficientFunds {
+                                account: from,
+                                balance: narrow(balances[from]),
+                            })
+                        } else {
+                            balances[from] -= u128::from(amount);
+                            balances[to] += u128::from(amount);
+                            Ok(())
+                        };
+                        match outcome {
+                            Ok(()) => {
+                                ledger.push(transfer);
+                                transfers += 1;
+                                moved += u128::from(amount);
+                            }
+                            Err(_) => rejected += 1,
+                        }
+                        format!(
+                            "{} -> {}",
+                            shown(&transfer),
+                            match outcome {
+                                Ok(()) => "Ok(())".to_owned(),
+                                Err(error) => format!("Err({})", shown(&error)),
+                            }
+                        )
+                    }
+                    Call::Balance(account) => {
+                        format!("{:?}", balances.get(account).copied().map(narrow))
+                    }
+                    Call::Audit => {
+                        let audit = Audit {
+                            balances: balances.iter().copied().map(narrow).collect(),
+                            ledger: ledger.clone(),
+                            counters: Counters {
+                                transfers,
+                                rejected,
+                                // The sum stops at u64::MAX.
+                                moved: narrow(moved),
+                            },
+                        };
+                        format!("{} / counters {}", shown(&audit), shown(&audit.counters))
+                    }
+                };
+                answers.push((index, format!("call {number}: {step:?}"), answer));
+            }
+        }
+        answers
+    }
+}
+
+/// What the reference answers to `scripts` (in the judge), or the cases'
+/// model (in the observing program, only to know when to shrink).
+fn expected(scripts: &[Script]) -> Vec<Answer> {
+    #[cfg(xsafe_judge)]
+    {
+        reference::run(scripts, false).0
+    }
+    #[cfg(not(xsafe_judge))]
+    model::run(scripts)
 }
 
 /// Checks `got`, the answers to `scripts`, against the reference's: a
 /// failed assertion is the verdict "failed". `label` names the scripts.
 fn check(label: &dyn Fn(usize) -> String, scripts: &[Script], got: &[Answer]) {
-    let (expected, _) = reference::run(scripts, false);
+    let expected = expected(scripts);
     for (index, want) in expected.iter().enumerate() {
         let (script, step, answer) = want;
         let starting = &scripts[*script].0;
@@ -315,8 +445,8 @@ pub fn observe(seed: Seed) -> Seen {
 
     let scripts = scripts(seed);
     let (answers, bank_debug) = learner::run(&scripts, true);
-    // The judge's own check, script by script, run here against the same
-    // reference only to know when to shrink. Shrinking runs the bank on
+    // The judge's own check, script by script, run here against the cases'
+    // model only to know when to shrink. Shrinking runs the bank on
     // scripts that may make it panic, or that fail the check: both
     // quietly.
     let hook = std::panic::take_hook();

@@ -14,8 +14,9 @@
 //! key, whether the set holds it or not) may yield nothing or panic, as
 //! std's `BTreeSet` does; it never yields a key. When a drawn sequence
 //! goes wrong, the message also shows the smallest sequence that
-//! proptest's shrinking finds going wrong, checked by the judge against
-//! its own copy of the reference.
+//! proptest's shrinking finds going wrong against the cases' own model
+//! (`support::diff::sorted_vec_set`), checked by the judge against the
+//! reference before it is told.
 use crate::support::diff::names;
 use crate::support::diff::{End, Op};
 use serde::{Deserialize, Serialize};
@@ -239,8 +240,13 @@ fn sequences() -> Vec<(String, Vec<Op>)> {
 }
 
 /// What the reference solution answers at each step of `ops`: the result
-/// and the set after it.
+/// and the set after it. The observing program, which does not link the
+/// reference, asks the cases' own model instead, only to know when to
+/// shrink.
 fn expected(names: &[String], ops: &[Op]) -> Vec<(String, String)> {
+    #[cfg(not(xsafe_judge))]
+    use crate::support::diff::model::Model;
+    #[cfg(xsafe_judge)]
     use crate::support::diff::reference::Model;
 
     let mut model = Model::new(names.to_vec());
@@ -317,7 +323,7 @@ pub fn observe(seed: Seed) -> Seen {
         .iter()
         .map(|(_, ops)| trace(&names, ops))
         .collect();
-    // The judge's own check, run here against the same reference only to
+    // The judge's own check, run here against the cases' model only to
     // know when to shrink. Shrinking runs the set on sequences that may
     // make it panic, or that fail the check: both quietly.
     let hook = std::panic::take_hook();
