@@ -1,8 +1,10 @@
 //! Proves enforcement at scale: a set of 100,000 keys inserted in a random
 //! order, a third of them removed again, agrees with std's `BTreeSet` (the
 //! judge's model, which shares no code with the reference): its `len`,
-//! `first` and `last`, every key `iter` yields in order, `contains` and
-//! `get` for 2,000 keys in and out of it, and a `range` in the middle;
+//! `first` and `last`, every key `iter` yields in order, the `len()` the
+//! iterator reports (at its start and a third of the way in: the set
+//! holds 66,666 keys, more than a `u16` counts), `contains` and `get` for
+//! 2,000 keys in and out of it, and a `range` in the middle;
 //! and `iter` and `range`, being `FusedIterator`s, give `None` for good
 //! once they have given it (ranges that end inside the set and after it). A
 //! count kept in fewer bits, or anything that holds only so many keys,
@@ -53,6 +55,9 @@ pub struct Seen {
     last: Option<u64>,
     /// The keys `iter` yields, digested.
     iterated: (usize, u64),
+    /// What `iter().len()` reports at the start, and after a third of the
+    /// keys (and one more) were taken.
+    iter_len: (usize, usize),
     /// For each probe: `contains`, and what `get` found.
     probed: Vec<(bool, Option<u64>)>,
     /// The keys of `range` between two held keys, digested.
@@ -77,6 +82,7 @@ fn expected(seed: Seed) -> Seen {
         first: model.first().copied(),
         last: model.last().copied(),
         iterated: digest(model.iter().copied()),
+        iter_len: (model.len(), model.len() - model.len() / 3 - 1),
         probed: probes
             .iter()
             .map(|key| (model.contains(key), model.get(key).copied()))
@@ -115,6 +121,12 @@ pub fn observe(seed: Seed) -> Seen {
         first: set.first().copied(),
         last: set.last().copied(),
         iterated: digest(set.iter().copied()),
+        iter_len: {
+            let mut iter = set.iter();
+            let start = iter.len();
+            iter.nth(len / 3);
+            (start, iter.len())
+        },
         probed: probes
             .iter()
             .map(|key| (set.contains(key), set.get(key).copied()))
@@ -136,8 +148,14 @@ pub fn judge(seed: Seed, seen: Seen) {
     assert_eq!(seen.inserted, model.inserted, "the 100,000 inserts must each return what `BTreeSet::insert` returns");
     assert_eq!(seen.removed, model.removed, "removing a third of the keys must find each one");
     assert_eq!(seen.len, model.len, "`len` after 100,000 inserts and the removals");
-    assert_eq!((seen.first, seen.last), (model.first, model.last), "`first` and `last` of 66,667 keys");
+    assert_eq!((seen.first, seen.last), (model.first, model.last), "`first` and `last` of 66,666 keys");
     assert_eq!(seen.iterated, model.iterated, "`iter` must yield every one of the {} keys, in order", model.len);
+    assert_eq!(
+        seen.iter_len, model.iter_len,
+        "`iter().len()` on a set of {} keys, at the start and after {} keys were taken: an `ExactSizeIterator` reports exactly how many keys are left",
+        model.len,
+        model.len / 3 + 1
+    );
     for (n, (got, want)) in seen.probed.iter().zip(&model.probed).enumerate() {
         assert_eq!(got, want, "probe {n}: `contains` and `get` on a set of {} keys", model.len);
     }
