@@ -9,8 +9,12 @@
 //! a set holds, not its shape). Among the sets are chains more than 2,000
 //! nodes deep (keys inserted in increasing and in decreasing order), whose
 //! iteration and ranges must give every key: an iterator or a range with
-//! a fixed-size stack loses keys there. A trait the crate does not have is
-//! not asked.
+//! a fixed-size stack loses keys there. The chains are also read on a
+//! thread whose stack is 32 KiB, as the chapter's iterators keep their
+//! pending nodes on the heap: an iterator or a range that recurses down
+//! the tree (or collects its keys by recursion) runs out of stack there,
+//! and the observation ends. A trait the crate does not have is not
+//! asked.
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
 
@@ -29,11 +33,25 @@ pub struct SetSeen {
 /// The start of the range every set is read through.
 const RANGE_START: u32 = 10;
 
+/// The stack of the thread that reads the deep chains again, in bytes:
+/// a recursion 2,100 levels deep needs more than that at any size of
+/// frame a call can have (at least 16 bytes), while a loop over an
+/// explicit stack needs a few hundred.
+const SMALL_STACK: usize = 32 * 1024;
+
+/// How long a list must be to be one of the deep chains.
+const CHAIN: usize = 2_000;
+
 /// For every pair of sets `(i, j)`: `None` when the crate has no such
 /// trait, else each answer.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
     sets: Vec<SetSeen>,
+    /// For each deep chain: the keys `iter` and `range(RANGE_START..)`
+    /// counted on a thread whose stack is `SMALL_STACK` bytes (`None`: the
+    /// thread could not be made, or panicked).
+    #[serde(default)]
+    on_a_small_stack: Vec<Option<(usize, usize)>>,
     eq: Option<Vec<Vec<bool>>>,
     partial_cmp: Option<Vec<Vec<Option<i8>>>>,
     cmp: Option<Vec<Vec<i8>>>,
@@ -232,6 +250,24 @@ pub fn observe(seed: Seed) -> Seen {
         })
         .collect();
     let only: Vec<&NonEmptySet<u32>> = non_empty.iter().map(|(_, set)| set).collect();
+    let chains: Vec<&OrderedSet<u32>> = lists
+        .iter()
+        .zip(&sets)
+        .filter(|(keys, _)| keys.len() > CHAIN)
+        .map(|(_, set)| set)
+        .collect();
+    let on_a_small_stack = chains
+        .iter()
+        .map(|set| {
+            std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(SMALL_STACK)
+                    .spawn_scoped(scope, || (set.iter().count(), set.range(RANGE_START..).count()))
+                    .ok()
+                    .and_then(|thread| thread.join().ok())
+            })
+        })
+        .collect();
     let probe = Probe::<OrderedSet<u32>>::of();
     let probe_non_empty = Probe::<NonEmptySet<u32>>::of();
     Seen {
@@ -240,6 +276,7 @@ pub fn observe(seed: Seed) -> Seen {
             .zip(&sets)
             .map(|(keys, set)| seen(keys, set.iter(), set.len(), set.range(RANGE_START..)))
             .collect(),
+        on_a_small_stack,
         eq: pairs(&sets, |a, b| (&probe).eq_of(a, b)),
         partial_cmp: pairs(&sets, |a, b| (&probe).partial_cmp_of(a, b)),
         cmp: pairs(&sets, |a, b| (&probe).cmp_of(a, b)),
@@ -379,6 +416,22 @@ pub fn judge(seed: Seed, seen: Seen) {
     let lists = lists(seed);
     let models = check_sets("a set", &seen.sets);
     assert_eq!(models.len(), lists.len(), "one observation per set");
+    let chains: Vec<&Vec<u32>> = lists.iter().filter(|keys| keys.len() > CHAIN).collect();
+    assert_eq!(seen.on_a_small_stack.len(), chains.len(), "one reading per deep chain");
+    for (keys, counted) in chains.iter().zip(&seen.on_a_small_stack) {
+        let held = model(keys);
+        let from_start = held.iter().filter(|&&key| key >= RANGE_START).count();
+        assert_eq!(
+            *counted,
+            Some((held.len(), from_start)),
+            "a chain {} nodes deep ({}), read on a thread whose stack is {} KiB: `iter` and `range({RANGE_START}..)` must count {} and {} keys (left: what they counted, `None` for a panic); an iterator keeps its pending nodes on the heap, an explicit stack, so it needs no deeper call stack for a deeper tree",
+            keys.len(),
+            describe(keys),
+            SMALL_STACK / 1024,
+            held.len(),
+            from_start
+        );
+    }
     let all: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
     check_pairs(
         "set",
