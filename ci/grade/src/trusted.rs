@@ -255,7 +255,8 @@ fn same_cases(manifest: &Manifest, wanted: &[&Case]) -> Vec<Case> {
 /// of the pristine exercise, of the course's path dependencies it names
 /// and of the reference solution the judge links. Without caches (the
 /// learner's tool, whose "pristine" exercise is the learner's own folder),
-/// only the manifests count: the fetch reads nothing else.
+/// only the manifests count (cargo's and the grading manifest, whose cases
+/// shape the workspace): the fetch reads nothing else.
 fn version_key(spec: &TrustedSpec<'_>, toolchain: &Toolchain) -> Result<String, TrustedError> {
     let mut digest = Sha256::new();
     digest.update(toolchain.version.as_bytes());
@@ -283,9 +284,12 @@ fn version_key(spec: &TrustedSpec<'_>, toolchain: &Toolchain) -> Result<String, 
             if !entry.file_type().is_file() {
                 continue;
             }
+            // The grading manifest names every case, of every kind (a
+            // no-panic case adds a package to the workspace and so to its
+            // lockfile), so it always counts.
             let manifest = matches!(
                 entry.file_name().to_str(),
-                Some("Cargo.toml" | "Cargo.lock")
+                Some("Cargo.toml" | "Cargo.lock" | "manifest.toml")
             );
             if !spec.build && !manifest {
                 continue;
@@ -556,5 +560,49 @@ fn build_miri_cache(
             "the build for Miri failed: {}",
             crate::behaviour::tail(&step.stderr, 20)
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without caches, a case added to the grading manifest makes a new
+    /// version (the workspace and its lockfile change with it), while an
+    /// edit of a learner file does not.
+    #[test]
+    fn the_grading_manifest_is_part_of_the_version() {
+        let dir = std::env::temp_dir().join(format!("xsafe-trusted-key-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("grading")).expect("scratch");
+        std::fs::create_dir_all(dir.join("src")).expect("scratch");
+        std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
+        std::fs::write(dir.join("grading/manifest.toml"), "exercise = \"x\"\n").expect("write");
+        std::fs::write(dir.join("src/lib.rs"), "").expect("write");
+        let toolchain = Toolchain {
+            sysroot: PathBuf::from("/sysroot"),
+            version: "rustc 0.0.0".to_owned(),
+        };
+        let spec = TrustedSpec {
+            pristine: &dir,
+            root: &dir,
+            lockfile: None,
+            behaviour: Vec::new(),
+            compile_fail: Vec::new(),
+            build: false,
+            solution: None,
+            miri: None,
+        };
+        let before = version_key(&spec, &toolchain).expect("key");
+        std::fs::write(dir.join("src/lib.rs"), "pub fn f() {}").expect("write");
+        let edited = version_key(&spec, &toolchain).expect("key");
+        std::fs::write(
+            dir.join("grading/manifest.toml"),
+            "exercise = \"x\"\n[[case]]\nfile = \"p.rs\"\nexpect = \"no-panic\"\n",
+        )
+        .expect("write");
+        let after = version_key(&spec, &toolchain).expect("key");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(before, edited, "a learner's edit keeps the version");
+        assert_ne!(before, after, "a new case makes a new version");
     }
 }
