@@ -37,12 +37,10 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     // The key of the content graded: taken before the grade, so that a save
     // during the grade makes the record stale rather than wrong.
     let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
+    // Miri only when the learner asked for the full grade.
     let run = |release: bool| {
-        sandboxed(course, exercise, release).and_then(|mut request| {
-            // Miri only when the learner asked for the full grade.
-            request.miri = full;
-            xsafe_grade::grade(&request).map_err(|err| err.to_string())
-        })
+        sandboxed(course, exercise, release, full)
+            .and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
     };
     let result = match run(full) {
         Ok(grade) => {
@@ -86,8 +84,14 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     }
 }
 
-/// The engine's request for grading `exercise` as it is, from its sandbox.
-fn sandboxed(course: &Course, exercise: &Exercise, full: bool) -> Result<GradeRequest, String> {
+/// The engine's request for grading `exercise` as it is, from its sandbox:
+/// with the release-build cases when `release`, under Miri when `miri`.
+fn sandboxed(
+    course: &Course,
+    exercise: &Exercise,
+    release: bool,
+    miri: bool,
+) -> Result<GradeRequest, String> {
     let lockfile = course.root.join("Cargo.lock");
     let spec = SandboxSpec {
         exercise_dir: &exercise.dir,
@@ -109,8 +113,8 @@ fn sandboxed(course: &Course, exercise: &Exercise, full: bool) -> Result<GradeRe
         lockfile: Some(course.root.join("Cargo.lock")),
         limits: Limits::default(),
         seed: None,
-        miri: full,
-        full,
+        miri,
+        full: release,
         only: Vec::new(),
         toolchain: None,
         // The compiler's paths as the learner sees them from the course's

@@ -127,39 +127,48 @@ pub struct Seen {
     smaller: Option<(usize, Script, Vec<Answer>)>,
 }
 
+/// A value in both modes and its clone's, and whether they agree: how the
+/// runner and the model show every value of the bank's types.
+fn shown<T: std::fmt::Debug + Clone + PartialEq>(value: &T) -> String {
+    let copy = value.clone();
+    format!(
+        "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
+        copy == *value
+    )
+}
+
+/// The answer to a transfer: the transfer, then its result.
+fn transfer_answer<T, E>(transfer: &T, result: Result<(), E>) -> String
+where
+    T: std::fmt::Debug + Clone + PartialEq,
+    E: std::fmt::Debug + Clone + PartialEq,
+{
+    format!(
+        "{} -> {}",
+        shown(transfer),
+        match result {
+            Ok(()) => "Ok(())".to_owned(),
+            Err(error) => format!("Err({})", shown(&error)),
+        }
+    )
+}
+
 /// The scripts' runner, written once for both crates: `$krate` is
 /// `lock_order_fine_print` in the observing program, and `xsafe_reference`
 /// in the judge.
 macro_rules! runner {
     ($krate:ident) => {
         use super::{Answer, Call};
-        use std::fmt::Debug;
         use std::sync::mpsc;
         use $krate::bank::{Accounts, Bank, Transfer};
         use $krate::{Lock, OrderedMutex, with_token};
-
-        /// A value in both modes and its clone's, and whether they agree.
-        fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
-            let copy = value.clone();
-            format!(
-                "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
-                copy == *value
-            )
-        }
 
         fn call(bank: &Bank, level: &OrderedMutex<Accounts, u64>, call: Call) -> String {
             with_token(|token| match call {
                 Call::Transfer(from, to, amount) => {
                     let transfer = Transfer { from, to, amount };
                     let result = bank.transfer(token, transfer);
-                    format!(
-                        "{} -> {}",
-                        shown(&transfer),
-                        match result {
-                            Ok(()) => "Ok(())".to_owned(),
-                            Err(error) => format!("Err({})", shown(&error)),
-                        }
-                    )
+                    super::transfer_answer(&transfer, result)
                 }
                 Call::Balance(account) => format!("{:?}", bank.balance(token, account)),
                 Call::History => format!("{:?}", bank.history(token)),
@@ -203,8 +212,7 @@ mod reference {
 /// a verdict: the judge checks a shrunk script against the reference).
 #[cfg(not(xsafe_judge))]
 mod model {
-    use super::{Answer, Call, Script};
-    use std::fmt::Debug;
+    use super::{Answer, Call, Script, transfer_answer};
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     struct Transfer {
@@ -220,14 +228,6 @@ mod model {
         InsufficientFunds { account: usize, balance: u64 },
     }
 
-    /// A value in both modes and its clone's, as the runner shows it.
-    fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
-        let copy = value.clone();
-        format!(
-            "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
-            copy == *value
-        )
-    }
 
     /// A balance as the crate's `u64` (the model's books never exceed
     /// what `Bank::new` accepted).
@@ -262,14 +262,7 @@ mod model {
                             history.push(transfer);
                             Ok(())
                         };
-                        format!(
-                            "{} -> {}",
-                            shown(&transfer),
-                            match outcome {
-                                Ok(()) => "Ok(())".to_owned(),
-                                Err(error) => format!("Err({})", shown(&error)),
-                            }
-                        )
+                        transfer_answer(&transfer, outcome)
                     }
                     Call::Balance(account) => {
                         format!("{:?}", balances.get(account).copied().map(narrow))

@@ -130,12 +130,38 @@ pub struct Seen {
 /// One answer: `(script, call, what the bank answered)`.
 type Answer = (usize, String, String);
 
+/// A value in both modes and its clone's, and whether they agree: how the
+/// runner and the model show every value of the bank's types.
+fn shown<T: std::fmt::Debug + Clone + PartialEq>(value: &T) -> String {
+    let copy = value.clone();
+    format!(
+        "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
+        copy == *value
+    )
+}
+
+/// The answer to a transfer: the transfer, then its result.
+fn transfer_answer<T, E>(transfer: &T, result: Result<(), E>) -> String
+where
+    T: std::fmt::Debug + Clone + PartialEq,
+    E: std::fmt::Debug + Clone + PartialEq,
+{
+    format!(
+        "{} -> {}",
+        shown(transfer),
+        match result {
+            Ok(()) => "Ok(())".to_owned(),
+            Err(error) => format!("Err({})", shown(&error)),
+        }
+    )
+}
+
 /// The scripts' runner, written once for both crates: `$krate` is
 /// `lock_order` in the observing program, and `xsafe_reference` in the
 /// judge.
 macro_rules! runner {
     ($krate:ident) => {
-        use super::{Call, PATIENCE};
+        use super::{Call, PATIENCE, shown};
         use std::fmt::Debug;
         use std::marker::PhantomData;
         use std::sync::mpsc;
@@ -197,15 +223,6 @@ macro_rules! runner {
         }
         impl<T> NoDebug<T> for &Probe<T> {}
 
-        /// A value in both modes and its clone's, and whether they agree.
-        fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
-            let copy = value.clone();
-            format!(
-                "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
-                copy == *value
-            )
-        }
-
         fn call<H: $krate::LockBefore<$krate::bank::Accounts>>(
             bank: &Bank,
             token: &mut LockToken<'_, H>,
@@ -215,14 +232,7 @@ macro_rules! runner {
                 Call::Transfer(from, to, amount) => {
                     let transfer = Transfer { from, to, amount };
                     let result = bank.transfer(token, transfer);
-                    format!(
-                        "{} -> {}",
-                        shown(&transfer),
-                        match result {
-                            Ok(()) => "Ok(())".to_owned(),
-                            Err(error) => format!("Err({})", shown(&error)),
-                        }
-                    )
+                    super::transfer_answer(&transfer, result)
                 }
                 Call::Balance(account) => format!("{:?}", bank.balance(token, account)),
                 Call::Audit => {
@@ -294,8 +304,7 @@ mod reference {
 /// verdict: the judge checks a shrunk script against the reference).
 #[cfg(not(xsafe_judge))]
 mod model {
-    use super::{Answer, Call, Script};
-    use std::fmt::Debug;
+    use super::{Answer, Call, Script, shown, transfer_answer};
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     struct Transfer {
@@ -322,15 +331,6 @@ mod model {
         balances: Vec<u64>,
         ledger: Vec<Transfer>,
         counters: Counters,
-    }
-
-    /// A value in both modes and its clone's, as the runner shows it.
-    fn shown<T: Debug + Clone + PartialEq>(value: &T) -> String {
-        let copy = value.clone();
-        format!(
-            "{value:?} | {value:#?} | clone equal: {}, clone shows {copy:?}",
-            copy == *value
-        )
     }
 
     /// A balance as the crate's `u64` (the model's books never exceed
@@ -372,14 +372,7 @@ mod model {
                             }
                             Err(_) => rejected += 1,
                         }
-                        format!(
-                            "{} -> {}",
-                            shown(&transfer),
-                            match outcome {
-                                Ok(()) => "Ok(())".to_owned(),
-                                Err(error) => format!("Err({})", shown(&error)),
-                            }
-                        )
+                        transfer_answer(&transfer, outcome)
                     }
                     Call::Balance(account) => {
                         format!("{:?}", balances.get(account).copied().map(narrow))
