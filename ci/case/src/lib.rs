@@ -34,6 +34,7 @@
 //! proptest for sequences that shrink to a small failing one.
 
 pub mod harness;
+pub mod pages;
 pub mod protocol;
 pub mod seal;
 pub mod shrink;
