@@ -54,22 +54,21 @@ pub use unix::{go, overflowed, paged, stop_at, stopped, touched};
 #[cfg(all(unix, not(miri)))]
 unsafe impl GlobalAlloc for Paged {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if unix::paging() {
-            if let Some(pointer) = unix::arena_alloc(layout) {
-                return pointer;
-            }
+        if unix::paging()
+            && let Some(pointer) = unix::arena_alloc(layout)
+        {
+            return pointer;
         }
         // SAFETY: the caller's contract is `GlobalAlloc::alloc`'s.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if unix::paging() {
-            // Arena pages are handed out once and come zeroed from the
-            // system.
-            if let Some(pointer) = unix::arena_alloc(layout) {
-                return pointer;
-            }
+        // Arena pages are handed out once and come zeroed from the system.
+        if unix::paging()
+            && let Some(pointer) = unix::arena_alloc(layout)
+        {
+            return pointer;
         }
         // SAFETY: as `alloc`.
         unsafe { System.alloc_zeroed(layout) }
