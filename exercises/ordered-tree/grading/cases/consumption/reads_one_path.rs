@@ -31,6 +31,14 @@ fn path_limit(levels: u32) -> usize {
     6 * levels as usize + 8
 }
 
+/// The operations measured on the set as a `NonEmptySet`.
+const NON_EMPTY: [&str; 4] = [
+    "NonEmptySet::min()",
+    "NonEmptySet::max()",
+    "NonEmptySet::contains() of a held key",
+    "NonEmptySet::contains() of a missing key",
+];
+
 /// One measured call: what it answered, and the pages it touched
 /// (`None` where pages cannot be counted).
 type Measured = (Option<u32>, Option<usize>);
@@ -67,7 +75,7 @@ static ALLOCATOR: xsafe_case::pages::Paged = xsafe_case::pages::Paged;
 
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
-    use ordered_tree::{NonEmptySet, OrderedSet};
+    use ordered_tree::OrderedSet;
     use std::ops::Bound;
     use xsafe_case::pages::{overflowed, paged, touched};
 
@@ -83,15 +91,8 @@ pub fn observe(seed: Seed) -> Seen {
         .iter()
         .map(|&levels| {
             let (held, middle, absent) = keys(seed, levels);
-            let mut set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
-            let non_empty: NonEmptySet<u32> = paged(|| {
-                let mut set = NonEmptySet::new(held[0]);
-                for &key in &held[1..] {
-                    set.insert(key);
-                }
-                set
-            });
-            vec![
+            let set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
+            let mut measured = vec![
                 measure("first()", &mut || set.first().copied()),
                 measure("last()", &mut || set.last().copied()),
                 measure("contains() of a held key", &mut || Some(u32::from(set.contains(&middle)))),
@@ -103,17 +104,33 @@ pub fn observe(seed: Seed) -> Seen {
                 }),
                 measure("range(..=k).next()", &mut || set.range(..=middle).next().copied()),
                 measure("iter().next()", &mut || set.iter().next().copied()),
-                measure("NonEmptySet::min()", &mut || Some(*non_empty.min())),
-                measure("NonEmptySet::max()", &mut || Some(*non_empty.max())),
-                measure("NonEmptySet::contains() of a held key", &mut || {
-                    Some(u32::from(non_empty.contains(&middle)))
-                }),
-                measure("NonEmptySet::contains() of a missing key", &mut || {
-                    Some(u32::from(non_empty.contains(&absent)))
-                }),
-                measure("insert() of a missing key", &mut || Some(u32::from(set.insert(absent)))),
-                measure("remove() of a key with two children", &mut || set.remove(&middle)),
-            ]
+            ];
+            // The same nodes as a `NonEmptySet`, and back: nothing is built
+            // twice (whatever the conversions allocate is counted too).
+            let mut set = match paged(|| set.into_non_empty()) {
+                Ok(non_empty) => {
+                    measured.extend([
+                        measure("NonEmptySet::min()", &mut || Some(*non_empty.min())),
+                        measure("NonEmptySet::max()", &mut || Some(*non_empty.max())),
+                        measure("NonEmptySet::contains() of a held key", &mut || {
+                            Some(u32::from(non_empty.contains(&middle)))
+                        }),
+                        measure("NonEmptySet::contains() of a missing key", &mut || {
+                            Some(u32::from(non_empty.contains(&absent)))
+                        }),
+                    ]);
+                    paged(|| non_empty.into_set())
+                }
+                Err(set) => {
+                    for name in NON_EMPTY {
+                        measured.push((name.to_owned(), (None, None)));
+                    }
+                    set
+                }
+            };
+            measured.push(measure("insert() of a missing key", &mut || Some(u32::from(set.insert(absent)))));
+            measured.push(measure("remove() of a key with two children", &mut || set.remove(&middle)));
+            measured
         })
         .collect();
     Seen { sizes, overflowed: overflowed(), broken }
