@@ -20,6 +20,23 @@
 //! false) instead of undercounting, and an arena that ran out of room says
 //! so ([`overflowed`]): the case treats both as "not measured".
 //!
+//! A finer session, [`stop_at_access`] (Linux on x86_64 only), traps every
+//! access to the arena, not only the first per page: after each trapped
+//! access the page is opened for one instruction (the processor's trap
+//! flag, set in the signal's saved registers) and the arena is protected
+//! again as soon as that instruction has run. Its thread can so be stopped
+//! between any two instructions that read or write arena memory, such as
+//! a check and the write that acts on it, inside one page.
+//!
+//! **Invariant of the finer session**: the count is the number of trapped
+//! accesses (an instruction that reaches two arena pages counts twice) the
+//! watched thread made, and its thread stops exactly before its n-th, with
+//! the n-1 before it done and nothing after it, until [`go`]. From the
+//! stop on, the arena is open to every thread and nothing more is counted.
+//! The count is the same on every run of the same code provided no other
+//! thread touches the arena before the stop (a probe started after the
+//! stop may: the arena is open by then).
+//!
 //! Sessions run one at a time (a lock). Unix only and not under Miri; on
 //! other systems [`Paged`] is the system allocator and sessions measure
 //! nothing (`whole` false).
@@ -48,8 +65,20 @@ pub struct Touched {
     pub whole: bool,
 }
 
+/// What a [`stop_at_access`] session counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Accesses {
+    /// Trapped accesses of the watched thread to the arena, up to and
+    /// including the one it stopped before (so `count` equals the `nth`
+    /// asked for when it stopped, and is smaller when it never did).
+    pub count: usize,
+    /// Whether every access could be trapped (false where this cannot be
+    /// done at all: then the thread never stopped, and nothing is known).
+    pub whole: bool,
+}
+
 #[cfg(all(unix, not(miri)))]
-pub use unix::{go, overflowed, paged, stop_at, stopped, touched};
+pub use unix::{go, overflowed, paged, stop_at, stop_at_access, stopped, touched};
 
 #[cfg(all(unix, not(miri)))]
 unsafe impl GlobalAlloc for Paged {
@@ -135,6 +164,12 @@ pub fn stop_at<R>(_nth: usize, work: impl FnOnce() -> R) -> (R, Touched) {
     (work(), Touched::default())
 }
 
+/// Where accesses cannot be trapped: runs `work` without stopping.
+#[cfg(not(all(unix, not(miri))))]
+pub fn stop_at_access<R>(_nth: usize, work: impl FnOnce() -> R) -> (R, Accesses) {
+    (work(), Accesses::default())
+}
+
 /// Where pages cannot be measured, no thread is ever stopped.
 #[cfg(not(all(unix, not(miri))))]
 pub fn stopped() -> bool {
@@ -153,7 +188,7 @@ pub fn overflowed() -> bool {
 
 #[cfg(all(unix, not(miri)))]
 mod unix {
-    use super::Touched;
+    use super::{Accesses, Touched};
     use std::alloc::Layout;
     use std::cell::Cell;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -179,6 +214,11 @@ mod unix {
     static GO: AtomicBool = AtomicBool::new(false);
     /// A page could not be opened or the arena not protected.
     static BROKEN: AtomicBool = AtomicBool::new(false);
+    /// A session runs (its faults in the arena are this module's).
+    static ACTIVE: AtomicBool = AtomicBool::new(false);
+    /// The session traps every access ([`stop_at_access`]), not only the
+    /// first per page.
+    static FINE: AtomicBool = AtomicBool::new(false);
     /// One session at a time.
     static SESSION: Mutex<()> = Mutex::new(());
 
@@ -190,6 +230,7 @@ mod unix {
     struct Previous {
         segv: libc::sigaction,
         bus: libc::sigaction,
+        trap: libc::sigaction,
     }
 
     pub(super) fn paging() -> bool {
@@ -307,13 +348,38 @@ mod unix {
         unsafe { libc::mprotect(base as *mut libc::c_void, ARENA_BYTES, protection) == 0 }
     }
 
+    /// Opens the whole arena (every thread may go on) after a failure to
+    /// protect or open a page; the session's count is then not whole.
+    fn give_up() {
+        BROKEN.store(true, Ordering::SeqCst);
+        PROTECTED.store(false, Ordering::SeqCst);
+        protect(libc::PROT_READ | libc::PROT_WRITE);
+    }
+
+    /// Waits, inside the fault handler, until [`go`].
+    fn wait_for_go() {
+        STOPPED.store(true, Ordering::SeqCst);
+        while !GO.load(Ordering::SeqCst) {
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 200_000,
+            };
+            // SAFETY: nanosleep is async-signal-safe.
+            unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+        }
+    }
+
     extern "C" fn on_fault(
         signal: libc::c_int,
         info: *mut libc::siginfo_t,
-        _context: *mut libc::c_void,
+        context: *mut libc::c_void,
     ) {
         // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
         let address = unsafe { fault_address(info) };
+        if ACTIVE.load(Ordering::SeqCst) && FINE.load(Ordering::SeqCst) && in_arena(address) {
+            fine::on_access(address, context);
+            return;
+        }
         if PROTECTED.load(Ordering::SeqCst) && in_arena(address) {
             let page = page_size();
             let start = address & !(page - 1);
@@ -350,15 +416,7 @@ mod unix {
             if this == WATCHED.load(Ordering::SeqCst) {
                 let count = TOUCHES.fetch_add(1, Ordering::SeqCst) + 1;
                 if count == STOP_AT.load(Ordering::SeqCst) {
-                    STOPPED.store(true, Ordering::SeqCst);
-                    while !GO.load(Ordering::SeqCst) {
-                        let pause = libc::timespec {
-                            tv_sec: 0,
-                            tv_nsec: 200_000,
-                        };
-                        // SAFETY: nanosleep is async-signal-safe.
-                        unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
-                    }
+                    wait_for_go();
                 }
             }
             return;
@@ -407,13 +465,17 @@ mod unix {
         let mut previous = Previous {
             segv: unsafe { std::mem::zeroed() },
             bus: unsafe { std::mem::zeroed() },
+            trap: unsafe { std::mem::zeroed() },
         };
         // SAFETY: installing a handler that is async-signal-safe.
-        let installed = unsafe {
+        let mut installed = unsafe {
             libc::sigemptyset(&mut action.sa_mask) == 0
                 && libc::sigaction(libc::SIGSEGV, &action, &mut previous.segv) == 0
                 && libc::sigaction(libc::SIGBUS, &action, &mut previous.bus) == 0
         };
+        if FINE.load(Ordering::SeqCst) {
+            installed = installed && fine::install(&mut previous.trap);
+        }
         *PREVIOUS.lock().unwrap_or_else(PoisonError::into_inner) = Some(previous);
         installed
     }
@@ -428,6 +490,9 @@ mod unix {
             unsafe {
                 libc::sigaction(libc::SIGSEGV, &previous.segv, std::ptr::null_mut());
                 libc::sigaction(libc::SIGBUS, &previous.bus, std::ptr::null_mut());
+                if FINE.load(Ordering::SeqCst) {
+                    libc::sigaction(libc::SIGTRAP, &previous.trap, std::ptr::null_mut());
+                }
             }
         }
     }
@@ -435,8 +500,9 @@ mod unix {
     /// Runs `work` on this thread with the arena protected, counting the
     /// pages this thread touches; stops it before its `stop`-th touch
     /// until [`go`] (never, when `stop` is 0).
-    fn session<R>(stop: usize, work: impl FnOnce() -> R) -> (R, Touched) {
+    fn session<R>(stop: usize, fine: bool, work: impl FnOnce() -> R) -> (R, Touched) {
         let _one = SESSION.lock().unwrap_or_else(PoisonError::into_inner);
+        FINE.store(fine, Ordering::SeqCst);
         TOUCHES.store(0, Ordering::SeqCst);
         STOP_AT.store(stop, Ordering::SeqCst);
         STOPPED.store(false, Ordering::SeqCst);
@@ -445,6 +511,7 @@ mod unix {
         // SAFETY: pthread_self has no preconditions.
         WATCHED.store(unsafe { libc::pthread_self() } as usize, Ordering::SeqCst);
         let ready = install() && {
+            ACTIVE.store(true, Ordering::SeqCst);
             PROTECTED.store(true, Ordering::SeqCst);
             protect(libc::PROT_NONE)
         };
@@ -454,6 +521,8 @@ mod unix {
                 PROTECTED.store(false, Ordering::SeqCst);
                 protect(libc::PROT_READ | libc::PROT_WRITE);
                 uninstall();
+                ACTIVE.store(false, Ordering::SeqCst);
+                FINE.store(false, Ordering::SeqCst);
                 WATCHED.store(0, Ordering::SeqCst);
                 STOP_AT.store(0, Ordering::SeqCst);
             }
@@ -471,7 +540,7 @@ mod unix {
     /// Runs `work` on this thread and counts the distinct arena pages it
     /// touches (the nodes made inside [`paged`] that it reads or writes).
     pub fn touched<R>(work: impl FnOnce() -> R) -> (R, Touched) {
-        session(0, work)
+        session(0, false, work)
     }
 
     /// Runs `work` on this thread, stopping it just before its `nth`
@@ -480,15 +549,179 @@ mod unix {
     /// many pages it touched in all; fewer than `nth` means it never
     /// stopped.
     pub fn stop_at<R>(nth: usize, work: impl FnOnce() -> R) -> (R, Touched) {
-        session(nth.max(1), work)
+        session(nth.max(1), false, work)
     }
 
-    /// Whether the thread of [`stop_at`] is stopped now.
+    /// Runs `work` on this thread, stopping it just before its `nth`
+    /// access to arena memory (every load or store, not only the first
+    /// per page) until another thread calls [`go`]; from the stop on, the
+    /// arena is open and nothing more is counted. Returns what `work`
+    /// returned and how many accesses were counted: fewer than `nth` means
+    /// it never stopped. Linux on x86_64 only; elsewhere `work` runs
+    /// without stopping and the answer is not `whole`.
+    pub fn stop_at_access<R>(nth: usize, work: impl FnOnce() -> R) -> (R, Accesses) {
+        if !fine::SUPPORTED {
+            return (work(), Accesses::default());
+        }
+        let (result, touched) = session(nth.max(1), true, work);
+        (
+            result,
+            Accesses {
+                count: touched.pages,
+                whole: touched.whole,
+            },
+        )
+    }
+
+    /// The finer session's traps: every access to the arena, each let
+    /// through for one instruction.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    mod fine {
+        use super::{
+            GO, PREVIOUS, PROTECTED, STOP_AT, TOUCHES, WATCHED, give_up, page_size, protect,
+            wait_for_go,
+        };
+        use std::sync::atomic::Ordering;
+
+        pub(super) const SUPPORTED: bool = true;
+
+        /// The trap flag of x86's flags register: one instruction, then a
+        /// debug trap (SIGTRAP).
+        const TRAP_FLAG: libc::greg_t = 0x100;
+
+        /// The flags register in a signal's saved context.
+        ///
+        /// # Safety
+        ///
+        /// `context` is the `ucontext_t` the kernel passed to an
+        /// SA_SIGINFO handler, and nothing else refers to it.
+        unsafe fn flags<'a>(context: *mut libc::c_void) -> &'a mut libc::greg_t {
+            let context = context.cast::<libc::ucontext_t>();
+            // SAFETY: as the caller promises; REG_EFL is an index of gregs.
+            unsafe { &mut (*context).uc_mcontext.gregs[libc::REG_EFL as usize] }
+        }
+
+        /// A trapped access at `address`: counted if the watched thread
+        /// made it (and stopped before, if it is the one to stop at), then
+        /// let through for one instruction.
+        pub(super) fn on_access(address: usize, context: *mut libc::c_void) {
+            if !PROTECTED.load(Ordering::SeqCst) {
+                // After the stop (or a failure), the arena is open: an
+                // access that trapped on its way there just goes on.
+                protect(libc::PROT_READ | libc::PROT_WRITE);
+                return;
+            }
+            // SAFETY: pthread_self has no preconditions.
+            let this = unsafe { libc::pthread_self() } as usize;
+            if this == WATCHED.load(Ordering::SeqCst) {
+                let count = TOUCHES.fetch_add(1, Ordering::SeqCst) + 1;
+                if count == STOP_AT.load(Ordering::SeqCst) {
+                    // Open everything before stopping: other threads run
+                    // freely now, including system calls on arena memory
+                    // (a futex word of a lock), and nothing more counts.
+                    PROTECTED.store(false, Ordering::SeqCst);
+                    protect(libc::PROT_READ | libc::PROT_WRITE);
+                    wait_for_go();
+                    return;
+                }
+            }
+            let page = page_size();
+            let start = address & !(page - 1);
+            // SAFETY: a page of the arena; opening it only lets the
+            // trapped access go on.
+            let opened = unsafe {
+                libc::mprotect(
+                    start as *mut libc::c_void,
+                    page,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                )
+            } == 0;
+            if !opened {
+                give_up();
+                return;
+            }
+            // SAFETY: the context of this SA_SIGINFO handler.
+            *unsafe { flags(context) } |= TRAP_FLAG;
+        }
+
+        /// After one instruction with the trap flag: protect the arena
+        /// again. A SIGTRAP that is not this module's goes to the handler
+        /// that was there before.
+        extern "C" fn on_trap(
+            signal: libc::c_int,
+            _info: *mut libc::siginfo_t,
+            context: *mut libc::c_void,
+        ) {
+            // SAFETY: the context of this SA_SIGINFO handler.
+            let flags = unsafe { flags(context) };
+            if super::ACTIVE.load(Ordering::SeqCst)
+                && super::FINE.load(Ordering::SeqCst)
+                && *flags & TRAP_FLAG != 0
+            {
+                *flags &= !TRAP_FLAG;
+                if PROTECTED.load(Ordering::SeqCst)
+                    && !GO.load(Ordering::SeqCst)
+                    && !protect(libc::PROT_NONE)
+                {
+                    give_up();
+                }
+                return;
+            }
+            if let Ok(previous) = PREVIOUS.try_lock()
+                && let Some(previous) = previous.as_ref()
+            {
+                // SAFETY: a handler the process had installed; raised
+                // again, the signal meets it.
+                unsafe {
+                    libc::sigaction(signal, &previous.trap, std::ptr::null_mut());
+                    libc::raise(signal);
+                }
+                return;
+            }
+            // SAFETY: the default action, then the signal again.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+        }
+
+        /// Installs the SIGTRAP handler; `previous` keeps the one before.
+        pub(super) fn install(previous: &mut libc::sigaction) -> bool {
+            // SAFETY: a zeroed sigaction is a valid value, filled in below.
+            let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+            action.sa_sigaction = on_trap
+                as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
+                as libc::sighandler_t;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            // SAFETY: installing a handler that is async-signal-safe.
+            unsafe {
+                libc::sigemptyset(&mut action.sa_mask) == 0
+                    && libc::sigaction(libc::SIGTRAP, &action, previous) == 0
+            }
+        }
+    }
+
+    /// Elsewhere, no trap flag: the finer session is not available.
+    #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+    mod fine {
+        pub(super) const SUPPORTED: bool = false;
+
+        pub(super) fn on_access(_address: usize, _context: *mut libc::c_void) {
+            super::give_up();
+        }
+
+        pub(super) fn install(_previous: &mut libc::sigaction) -> bool {
+            false
+        }
+    }
+
+    /// Whether the thread of [`stop_at`] or [`stop_at_access`] is stopped
+    /// now.
     pub fn stopped() -> bool {
         STOPPED.load(Ordering::SeqCst) && !GO.load(Ordering::SeqCst)
     }
 
-    /// Lets the thread of [`stop_at`] go on.
+    /// Lets the thread of [`stop_at`] or [`stop_at_access`] go on.
     pub fn go() {
         GO.store(true, Ordering::SeqCst);
     }
@@ -498,11 +731,22 @@ mod unix {
 mod tests {
     use super::*;
 
+    /// The tests run on threads of one process and a session's state
+    /// (who is stopped) is the process's: one test at a time.
+    static ONE_TEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn one_test() -> std::sync::MutexGuard<'static, ()> {
+        ONE_TEST
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Pages are counted only inside the arena, once each, and only for
     /// the watched thread: a walk of every node of a list touches every
     /// node's page, a look at the head one page.
     #[test]
     fn counts_each_page_once() {
+        let _one = one_test();
         // The test harness has the system allocator; `Paged`'s arena is
         // used directly through its GlobalAlloc methods.
         let layout = Layout::new::<[u64; 4]>();
@@ -550,6 +794,7 @@ mod tests {
     /// thread sees its first write and not its second until `go`.
     #[test]
     fn stops_before_the_nth_page() {
+        let _one = one_test();
         let layout = Layout::new::<u64>();
         let [a, b] = paged(|| {
             // SAFETY: non-zero layouts.
@@ -591,5 +836,93 @@ mod tests {
         );
         // SAFETY: as above.
         assert_eq!(unsafe { (b as *const u64).read_volatile() }, 2);
+    }
+
+    /// The finer session counts every access, inside one page too: three
+    /// volatile writes and a read of one block are four accesses, the
+    /// same on every run.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn counts_every_access() {
+        let _one = one_test();
+        let layout = Layout::new::<[u64; 3]>();
+        // SAFETY: a non-zero layout.
+        let block = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
+        assert_ne!(block, 0);
+        let run = || {
+            stop_at_access(usize::MAX, || {
+                let words = block as *mut u64;
+                // SAFETY: a live block of three u64.
+                unsafe {
+                    words.write_volatile(1);
+                    words.add(1).write_volatile(2);
+                    words.add(2).write_volatile(3);
+                    words.add(1).read_volatile()
+                }
+            })
+        };
+        for _ in 0..3 {
+            let (read, counted) = run();
+            assert_eq!(read, 2);
+            assert_eq!(
+                counted,
+                Accesses {
+                    count: 4,
+                    whole: true
+                }
+            );
+        }
+    }
+
+    /// A thread stopped before its second access to one page has done the
+    /// first and not the second: a check and the write after it can be
+    /// split, and after `go` the arena is open to everyone.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn stops_between_two_accesses_to_one_page() {
+        let _one = one_test();
+        let layout = Layout::new::<[u64; 2]>();
+        // SAFETY: a non-zero layout.
+        let block = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
+        let writer = std::thread::spawn(move || {
+            stop_at_access(2, || {
+                let words = block as *mut u64;
+                // SAFETY: a live block of two u64.
+                unsafe {
+                    words.write_volatile(7);
+                    words.add(1).write_volatile(8);
+                }
+            })
+            .1
+        });
+        while !stopped() && !writer.is_finished() {
+            std::thread::yield_now();
+        }
+        assert!(stopped(), "the writer stops before its second access");
+        let words = block as *const u64;
+        // SAFETY: live words; the stopped thread writes nothing now.
+        let seen = unsafe { (words.read_volatile(), words.add(1).read_volatile()) };
+        assert_eq!(seen, (7, 0));
+        go();
+        let counted = writer.join().expect("the writer ends");
+        assert_eq!(
+            counted,
+            Accesses {
+                count: 2,
+                whole: true
+            }
+        );
+        // SAFETY: as above.
+        assert_eq!(unsafe { words.add(1).read_volatile() }, 8);
+        // A page session after a finer one counts as before.
+        // SAFETY: as above.
+        let (_, touched) = touched(|| unsafe { words.read_volatile() });
+        assert_eq!(
+            touched,
+            Touched {
+                pages: 1,
+                whole: true
+            }
+        );
     }
 }
