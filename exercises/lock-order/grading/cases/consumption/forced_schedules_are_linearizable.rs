@@ -195,6 +195,10 @@ pub fn observe(seed: Seed) -> Seen {
     if !trial.whole {
         return Seen::NotMeasured;
     }
+    assert_eq!(
+        trial.count, 1,
+        "the case's own check: a value made inside `paged` is in the trapped arena (the observing program's global allocator must be `xsafe_case::pages::Paged`, or wrap it)"
+    );
     let inputs = inputs(seed);
     let mut rounds = Vec::new();
     let mut unfinished = Vec::new();
@@ -262,14 +266,18 @@ pub fn observe(seed: Seed) -> Seen {
                 }
             }
             pages::go();
-            let stopped = match first.end(patience) {
+            // One bound for all: after a first call that hangs, the others
+            // are not waited for again each.
+            let deadline = std::time::Instant::now() + patience;
+            let left = || deadline.saturating_duration_since(std::time::Instant::now());
+            let stopped = match first.end(left()) {
                 Ended::Returned((answer, _)) => answer,
                 Ended::Panicked => Answer::Panicked,
                 Ended::Hung => Answer::Hung,
             };
             let mut hung = stopped == Answer::Hung;
             for (at, _, watched) in waiting {
-                let answer = ended(watched.end(patience));
+                let answer = ended(watched.end(left()));
                 hung |= answer == Answer::Hung;
                 probes[at].answer = answer;
             }
