@@ -648,8 +648,8 @@ mod unix {
     #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     mod fine {
         use super::{
-            PREVIOUS, PROTECTED, STEPPING, STOP_AT, TOUCHES, WATCHED, give_up, page_size,
-            protect, wait_for_go,
+            PREVIOUS, PROTECTED, STEPPING, STOP_AT, TOUCHES, WATCHED, give_up, page_size, protect,
+            wait_for_go,
         };
         use std::cell::Cell;
         use std::sync::atomic::{AtomicBool, Ordering};
@@ -778,14 +778,16 @@ mod unix {
                 let pages = OPENED.try_with(|opened| opened.replace([0; 2])).ok();
                 if PROTECTED.load(Ordering::SeqCst) {
                     let closed = match pages {
-                        Some(_) if FORGOT.swap(false, Ordering::SeqCst) => {
-                            protect(libc::PROT_NONE)
-                        }
+                        Some(_) if FORGOT.swap(false, Ordering::SeqCst) => protect(libc::PROT_NONE),
                         Some(pages) => pages.iter().filter(|&&page| page != 0).all(|&page| {
                             // SAFETY: a page of the arena this thread
                             // opened for the instruction that just ran.
                             (unsafe {
-                                libc::mprotect(page as *mut libc::c_void, page_size(), libc::PROT_NONE)
+                                libc::mprotect(
+                                    page as *mut libc::c_void,
+                                    page_size(),
+                                    libc::PROT_NONE,
+                                )
                             }) == 0
                         }),
                         None => protect(libc::PROT_NONE),
@@ -1147,7 +1149,9 @@ mod tests {
         let word = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
         let holder = std::thread::spawn(move || {
             stop_at_access(8, || {
-                let mut guard = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut guard = shared
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                 for _ in 0..10 {
                     // SAFETY: a live u64.
                     unsafe { (word as *const u64).read_volatile() };
@@ -1164,7 +1168,9 @@ mod tests {
         let waiter = std::thread::spawn(move || {
             let counter = counter().expect("a free counter");
             let _ = place.send(counter.reader());
-            let mut guard = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut guard = shared
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
             *guard += 1;
             drop(guard);
             drop(counter);
@@ -1177,6 +1183,11 @@ mod tests {
         go();
         assert_eq!(holder.join().expect("the holder ends").count, 8);
         waiter.join().expect("the waiter ends");
-        assert_eq!(*shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner()), 2);
+        assert_eq!(
+            *shared
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            2
+        );
     }
 }

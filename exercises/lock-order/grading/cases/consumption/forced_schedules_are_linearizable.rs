@@ -124,7 +124,13 @@ fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
     vec![
         (
             transfer,
-            vec![Call::Balance(0), Call::Audit, Call::Debug, drain, Call::Audit],
+            vec![
+                Call::Balance(0),
+                Call::Audit,
+                Call::Debug,
+                drain,
+                Call::Audit,
+            ],
         ),
         (Call::Audit, vec![transfer, Call::Balance(1), Call::Audit]),
     ]

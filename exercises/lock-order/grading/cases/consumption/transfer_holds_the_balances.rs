@@ -145,12 +145,12 @@ pub fn judge(seed: Seed, seen: Seen) {
 #[cfg(not(xsafe_judge))]
 mod stop {
     use std::alloc::{GlobalAlloc, Layout};
-    use xsafe_case::pages::Paged;
     use std::cell::Cell;
     use std::path::PathBuf;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Condvar, Mutex, mpsc};
     use std::time::{Duration, Instant};
+    use xsafe_case::pages::Paged;
 
     /// The longest the case waits for something that takes microseconds.
     const PROMPT: Duration = Duration::from_secs(3);
