@@ -38,6 +38,7 @@ pub mod pages;
 pub mod protocol;
 pub mod seal;
 pub mod shrink;
+pub mod watch;
 
 pub use fastrand::Rng;
 pub use proptest;

@@ -20,6 +20,29 @@
 //! false) instead of undercounting, and an arena that ran out of room says
 //! so ([`overflowed`]): the case treats both as "not measured".
 //!
+//! A finer session, [`stop_at_access`] (Linux on x86_64 only), traps every
+//! access to the arena, not only the first per page: after each trapped
+//! access the page is opened for one instruction (the processor's trap
+//! flag, set in the signal's saved registers) and the arena is protected
+//! again as soon as that instruction has run. Its thread can so be stopped
+//! between any two instructions that read or write arena memory, such as
+//! a check and the write that acts on it, inside one page.
+//!
+//! **Invariant of the finer session**: the count is the number of trapped
+//! accesses (an instruction that reaches two arena pages counts twice) the
+//! watched thread made, and its thread stops exactly before its n-th, with
+//! the n-1 before it done and nothing after it, until [`go`]; its
+//! accesses after that are not counted. The count is the same on every
+//! run of the same code provided no other thread touches the arena before
+//! the stop. Other threads' accesses trap too, during the stop and after
+//! it, until the session ends: each is let through the same way, and
+//! counted for a thread that asked ([`counter`]). So a thread that waits
+//! for a lock whose word is in the arena does not sleep in the kernel
+//! (which cannot read a protected word, and sends the thread back at
+//! once) but spins, and its count grows without end: a wait seen by
+//! counting, not by time. System calls that read or write arena memory
+//! fail during a session (write(2) of an arena buffer, for one).
+//!
 //! Sessions run one at a time (a lock). Unix only and not under Miri; on
 //! other systems [`Paged`] is the system allocator and sessions measure
 //! nothing (`whole` false).
@@ -48,8 +71,35 @@ pub struct Touched {
     pub whole: bool,
 }
 
+/// What a [`stop_at_access`] session counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Accesses {
+    /// Trapped accesses of the watched thread to the arena, up to and
+    /// including the one it stopped before (so `count` equals the `nth`
+    /// asked for when it stopped, and is smaller when it never did).
+    pub count: usize,
+    /// Whether every access could be trapped (false where this cannot be
+    /// done at all: then the thread never stopped, and nothing is known).
+    pub whole: bool,
+}
+
+/// Trapped accesses after which a counting thread ([`counter`]) that has
+/// not finished while the watched thread is stopped is taken to spin,
+/// waiting for a lock, and is parked until [`go`]: work that returns on
+/// its own makes a few dozen.
+pub const SPINNING: usize = 300;
+
+/// A thread's count of its own trapped accesses ([`counter`]); dropping
+/// it ends the count.
+#[derive(Debug)]
+pub struct Counter(#[allow(dead_code)] usize);
+
+/// Reads a [`Counter`] from another thread, while the counter lives.
+#[derive(Debug, Clone, Copy)]
+pub struct CountReader(#[allow(dead_code)] usize);
+
 #[cfg(all(unix, not(miri)))]
-pub use unix::{go, overflowed, paged, stop_at, stopped, touched};
+pub use unix::{counter, go, overflowed, paged, stop_at, stop_at_access, stopped, touched};
 
 #[cfg(all(unix, not(miri)))]
 unsafe impl GlobalAlloc for Paged {
@@ -135,6 +185,34 @@ pub fn stop_at<R>(_nth: usize, work: impl FnOnce() -> R) -> (R, Touched) {
     (work(), Touched::default())
 }
 
+/// Where accesses cannot be trapped: runs `work` without stopping.
+#[cfg(not(all(unix, not(miri))))]
+pub fn stop_at_access<R>(_nth: usize, work: impl FnOnce() -> R) -> (R, Accesses) {
+    (work(), Accesses::default())
+}
+
+/// Where accesses cannot be trapped, no thread counts them.
+#[cfg(not(all(unix, not(miri))))]
+pub fn counter() -> Option<Counter> {
+    None
+}
+
+#[cfg(not(all(unix, not(miri))))]
+impl Counter {
+    /// A reader of this count for another thread.
+    pub fn reader(&self) -> CountReader {
+        CountReader(self.0)
+    }
+}
+
+#[cfg(not(all(unix, not(miri))))]
+impl CountReader {
+    /// Nothing is counted here.
+    pub fn accesses(self) -> usize {
+        0
+    }
+}
+
 /// Where pages cannot be measured, no thread is ever stopped.
 #[cfg(not(all(unix, not(miri))))]
 pub fn stopped() -> bool {
@@ -153,7 +231,7 @@ pub fn overflowed() -> bool {
 
 #[cfg(all(unix, not(miri)))]
 mod unix {
-    use super::Touched;
+    use super::{Accesses, CountReader, Counter, Touched};
     use std::alloc::Layout;
     use std::cell::Cell;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -179,6 +257,15 @@ mod unix {
     static GO: AtomicBool = AtomicBool::new(false);
     /// A page could not be opened or the arena not protected.
     static BROKEN: AtomicBool = AtomicBool::new(false);
+    /// A session runs (its faults in the arena are this module's).
+    static ACTIVE: AtomicBool = AtomicBool::new(false);
+    /// Threads let through for one instruction whose trap has not come
+    /// yet: a session ends only when none is left, so no trap re-protects
+    /// the arena after it is opened for good.
+    static STEPPING: AtomicUsize = AtomicUsize::new(0);
+    /// The session traps every access ([`stop_at_access`]), not only the
+    /// first per page.
+    static FINE: AtomicBool = AtomicBool::new(false);
     /// One session at a time.
     static SESSION: Mutex<()> = Mutex::new(());
 
@@ -186,10 +273,12 @@ mod unix {
         static PAGING: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// The handlers that were there before a session, put back after it.
+    /// The handlers that were there before this module's, for real faults
+    /// (and traps that are not its steps).
     struct Previous {
         segv: libc::sigaction,
         bus: libc::sigaction,
+        trap: libc::sigaction,
     }
 
     pub(super) fn paging() -> bool {
@@ -307,13 +396,38 @@ mod unix {
         unsafe { libc::mprotect(base as *mut libc::c_void, ARENA_BYTES, protection) == 0 }
     }
 
+    /// Opens the whole arena (every thread may go on) after a failure to
+    /// protect or open a page; the session's count is then not whole.
+    fn give_up() {
+        BROKEN.store(true, Ordering::SeqCst);
+        PROTECTED.store(false, Ordering::SeqCst);
+        protect(libc::PROT_READ | libc::PROT_WRITE);
+    }
+
+    /// Waits, inside the fault handler, until [`go`].
+    fn wait_for_go() {
+        STOPPED.store(true, Ordering::SeqCst);
+        while !GO.load(Ordering::SeqCst) {
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 200_000,
+            };
+            // SAFETY: nanosleep is async-signal-safe.
+            unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+        }
+    }
+
     extern "C" fn on_fault(
         signal: libc::c_int,
         info: *mut libc::siginfo_t,
-        _context: *mut libc::c_void,
+        context: *mut libc::c_void,
     ) {
         // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
         let address = unsafe { fault_address(info) };
+        if ACTIVE.load(Ordering::SeqCst) && FINE.load(Ordering::SeqCst) && in_arena(address) {
+            fine::on_access(address, context);
+            return;
+        }
         if PROTECTED.load(Ordering::SeqCst) && in_arena(address) {
             let page = page_size();
             let start = address & !(page - 1);
@@ -350,17 +464,15 @@ mod unix {
             if this == WATCHED.load(Ordering::SeqCst) {
                 let count = TOUCHES.fetch_add(1, Ordering::SeqCst) + 1;
                 if count == STOP_AT.load(Ordering::SeqCst) {
-                    STOPPED.store(true, Ordering::SeqCst);
-                    while !GO.load(Ordering::SeqCst) {
-                        let pause = libc::timespec {
-                            tv_sec: 0,
-                            tv_nsec: 200_000,
-                        };
-                        // SAFETY: nanosleep is async-signal-safe.
-                        unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
-                    }
+                    wait_for_go();
                 }
             }
+            return;
+        }
+        if in_arena(address) && !PROTECTED.load(Ordering::SeqCst) {
+            // A fault of a session that has ended (or failed), on its way
+            // when the session opened the arena: it goes on now.
+            protect(libc::PROT_READ | libc::PROT_WRITE);
             return;
         }
         // Not the arena's: a real fault. Put back the handler that was
@@ -395,48 +507,70 @@ mod unix {
         unsafe { (*info).si_addr as usize }
     }
 
+    /// Installs this module's handlers where they are not installed yet,
+    /// keeping the ones before them for real faults. They stay installed
+    /// after a session: a fault or a step of another thread may still be
+    /// on its way when a session ends, and must meet them (the arena is
+    /// open then, so they only let it go on).
     fn install() -> bool {
-        // SAFETY: zeroed sigaction structs are valid "no handler" values,
-        // filled in before use.
-        let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
-        action.sa_sigaction = on_fault
+        let on_fault = on_fault
             as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
             as libc::sighandler_t;
-        action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-        // SAFETY: as above.
-        let mut previous = Previous {
+        let mut kept = PREVIOUS.lock().unwrap_or_else(PoisonError::into_inner);
+        // SAFETY: zeroed sigaction structs are valid "no handler" values,
+        // filled in before use.
+        let mut previous = kept.take().unwrap_or(Previous {
             segv: unsafe { std::mem::zeroed() },
             bus: unsafe { std::mem::zeroed() },
-        };
-        // SAFETY: installing a handler that is async-signal-safe.
-        let installed = unsafe {
-            libc::sigemptyset(&mut action.sa_mask) == 0
-                && libc::sigaction(libc::SIGSEGV, &action, &mut previous.segv) == 0
-                && libc::sigaction(libc::SIGBUS, &action, &mut previous.bus) == 0
-        };
-        *PREVIOUS.lock().unwrap_or_else(PoisonError::into_inner) = Some(previous);
+            trap: unsafe { std::mem::zeroed() },
+        });
+        let mut installed = true;
+        for (signal, slot) in [
+            (libc::SIGSEGV, &mut previous.segv),
+            (libc::SIGBUS, &mut previous.bus),
+        ] {
+            installed &= set_handler(signal, on_fault, slot);
+        }
+        if FINE.load(Ordering::SeqCst) {
+            installed &= fine::install(&mut previous.trap);
+        }
+        *kept = Some(previous);
         installed
     }
 
-    fn uninstall() {
-        if let Some(previous) = PREVIOUS
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-        {
-            // SAFETY: the handlers the process had before the session.
-            unsafe {
-                libc::sigaction(libc::SIGSEGV, &previous.segv, std::ptr::null_mut());
-                libc::sigaction(libc::SIGBUS, &previous.bus, std::ptr::null_mut());
-            }
+    /// Makes `handler` the handler of `signal` unless it is already, and
+    /// keeps the one it replaces in `previous`.
+    fn set_handler(
+        signal: libc::c_int,
+        handler: libc::sighandler_t,
+        previous: &mut libc::sigaction,
+    ) -> bool {
+        // SAFETY: a zeroed sigaction is a valid value, filled in below.
+        let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
+        // SAFETY: reads the current action only.
+        if unsafe { libc::sigaction(signal, std::ptr::null(), &mut current) } != 0 {
+            return false;
+        }
+        if current.sa_sigaction == handler {
+            return true;
+        }
+        // SAFETY: as above.
+        let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
+        action.sa_sigaction = handler;
+        action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+        // SAFETY: installing a handler that is async-signal-safe.
+        unsafe {
+            libc::sigemptyset(&mut action.sa_mask) == 0
+                && libc::sigaction(signal, &action, previous) == 0
         }
     }
 
     /// Runs `work` on this thread with the arena protected, counting the
     /// pages this thread touches; stops it before its `stop`-th touch
     /// until [`go`] (never, when `stop` is 0).
-    fn session<R>(stop: usize, work: impl FnOnce() -> R) -> (R, Touched) {
+    fn session<R>(stop: usize, fine: bool, work: impl FnOnce() -> R) -> (R, Touched) {
         let _one = SESSION.lock().unwrap_or_else(PoisonError::into_inner);
+        FINE.store(fine, Ordering::SeqCst);
         TOUCHES.store(0, Ordering::SeqCst);
         STOP_AT.store(stop, Ordering::SeqCst);
         STOPPED.store(false, Ordering::SeqCst);
@@ -445,6 +579,7 @@ mod unix {
         // SAFETY: pthread_self has no preconditions.
         WATCHED.store(unsafe { libc::pthread_self() } as usize, Ordering::SeqCst);
         let ready = install() && {
+            ACTIVE.store(true, Ordering::SeqCst);
             PROTECTED.store(true, Ordering::SeqCst);
             protect(libc::PROT_NONE)
         };
@@ -452,8 +587,12 @@ mod unix {
         impl Drop for End {
             fn drop(&mut self) {
                 PROTECTED.store(false, Ordering::SeqCst);
+                while STEPPING.load(Ordering::SeqCst) > 0 {
+                    std::thread::yield_now();
+                }
                 protect(libc::PROT_READ | libc::PROT_WRITE);
-                uninstall();
+                ACTIVE.store(false, Ordering::SeqCst);
+                FINE.store(false, Ordering::SeqCst);
                 WATCHED.store(0, Ordering::SeqCst);
                 STOP_AT.store(0, Ordering::SeqCst);
             }
@@ -471,7 +610,7 @@ mod unix {
     /// Runs `work` on this thread and counts the distinct arena pages it
     /// touches (the nodes made inside [`paged`] that it reads or writes).
     pub fn touched<R>(work: impl FnOnce() -> R) -> (R, Touched) {
-        session(0, work)
+        session(0, false, work)
     }
 
     /// Runs `work` on this thread, stopping it just before its `nth`
@@ -480,15 +619,309 @@ mod unix {
     /// many pages it touched in all; fewer than `nth` means it never
     /// stopped.
     pub fn stop_at<R>(nth: usize, work: impl FnOnce() -> R) -> (R, Touched) {
-        session(nth.max(1), work)
+        session(nth.max(1), false, work)
     }
 
-    /// Whether the thread of [`stop_at`] is stopped now.
+    /// Runs `work` on this thread, stopping it just before its `nth`
+    /// access to arena memory (every load or store, not only the first
+    /// per page) until another thread calls [`go`]; its accesses after
+    /// the stop are not counted. Returns what `work`
+    /// returned and how many accesses were counted: fewer than `nth` means
+    /// it never stopped. Linux on x86_64 only; elsewhere `work` runs
+    /// without stopping and the answer is not `whole`.
+    pub fn stop_at_access<R>(nth: usize, work: impl FnOnce() -> R) -> (R, Accesses) {
+        if !fine::SUPPORTED {
+            return (work(), Accesses::default());
+        }
+        let (result, touched) = session(nth.max(1), true, work);
+        (
+            result,
+            Accesses {
+                count: touched.pages,
+                whole: touched.whole,
+            },
+        )
+    }
+
+    /// The finer session's traps: every access to the arena, each let
+    /// through for one instruction.
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    mod fine {
+        use super::{
+            PREVIOUS, PROTECTED, STEPPING, STOP_AT, TOUCHES, WATCHED, give_up, page_size, protect,
+            wait_for_go,
+        };
+        use std::cell::Cell;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        pub(super) const SUPPORTED: bool = true;
+
+        thread_local! {
+            /// The arena pages this thread opened for its current step
+            /// (0: none). A constant-initialised cell without destructor:
+            /// reading it in a signal handler touches only the thread's
+            /// static block.
+            static OPENED: Cell<[usize; 2]> = const { Cell::new([0; 2]) };
+        }
+
+        /// Some thread opened more pages for one step than `OPENED` holds:
+        /// its trap closes the whole arena.
+        static FORGOT: AtomicBool = AtomicBool::new(false);
+
+        /// The trap flag of x86's flags register: one instruction, then a
+        /// debug trap (SIGTRAP).
+        const TRAP_FLAG: libc::greg_t = 0x100;
+
+        /// The flags register in a signal's saved context.
+        ///
+        /// # Safety
+        ///
+        /// `context` is the `ucontext_t` the kernel passed to an
+        /// SA_SIGINFO handler, and nothing else refers to it.
+        unsafe fn flags<'a>(context: *mut libc::c_void) -> &'a mut libc::greg_t {
+            let context = context.cast::<libc::ucontext_t>();
+            // SAFETY: as the caller promises; REG_EFL is an index of gregs.
+            unsafe { &mut (*context).uc_mcontext.gregs[libc::REG_EFL as usize] }
+        }
+
+        /// A trapped access at `address`: counted if the watched thread
+        /// made it (and stopped before, if it is the one to stop at), then
+        /// let through for one instruction.
+        pub(super) fn on_access(address: usize, context: *mut libc::c_void) {
+            // SAFETY: the context of this SA_SIGINFO handler.
+            let flags = unsafe { flags(context) };
+            // An instruction that trapped again before it ran has its step
+            // pending already; otherwise this fault may start one. Counted
+            // before `PROTECTED` is read, so that a session that ends
+            // (`PROTECTED` false, then no step pending) never leaves a
+            // step behind it.
+            let pending = *flags & TRAP_FLAG != 0;
+            if !pending {
+                STEPPING.fetch_add(1, Ordering::SeqCst);
+            }
+            let no_step = || {
+                if !pending {
+                    STEPPING.fetch_sub(1, Ordering::SeqCst);
+                }
+            };
+            if !PROTECTED.load(Ordering::SeqCst) {
+                // The session ends (or failed): the arena is open, an
+                // access that trapped on its way there just goes on.
+                protect(libc::PROT_READ | libc::PROT_WRITE);
+                no_step();
+                return;
+            }
+            // SAFETY: pthread_self has no preconditions.
+            let this = unsafe { libc::pthread_self() } as usize;
+            let stop = STOP_AT.load(Ordering::SeqCst);
+            if this == WATCHED.load(Ordering::SeqCst) && TOUCHES.load(Ordering::SeqCst) < stop {
+                let count = TOUCHES.fetch_add(1, Ordering::SeqCst) + 1;
+                if count == stop {
+                    // Before the access, nothing opened: other threads
+                    // run meanwhile, their accesses trapped too.
+                    wait_for_go();
+                }
+            }
+            super::count_for(this);
+            let page = page_size();
+            let start = address & !(page - 1);
+            // SAFETY: a page of the arena; opening it only lets the
+            // trapped access go on.
+            let opened = unsafe {
+                libc::mprotect(
+                    start as *mut libc::c_void,
+                    page,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                )
+            } == 0;
+            if !opened {
+                give_up();
+                no_step();
+                return;
+            }
+            // The pages to close after the step: this one, and one more
+            // when the instruction reaches two (it trapped again, its step
+            // pending). Beyond two, the whole arena is closed.
+            let kept = OPENED.try_with(|opened| {
+                let mut pages = opened.get();
+                if !pending {
+                    pages = [start, 0];
+                } else if pages[0] != start && pages[1] != start {
+                    if pages[1] != 0 {
+                        return false;
+                    }
+                    pages[1] = start;
+                }
+                opened.set(pages);
+                true
+            });
+            if kept != Ok(true) {
+                // Closing whole: forget the pages, the trap closes all.
+                let _ = OPENED.try_with(|opened| opened.set([0; 2]));
+                FORGOT.store(true, Ordering::SeqCst);
+            }
+            *flags |= TRAP_FLAG;
+        }
+
+        /// After one instruction with the trap flag: protect the arena
+        /// again. A SIGTRAP that is not this module's goes to the handler
+        /// that was there before.
+        extern "C" fn on_trap(
+            signal: libc::c_int,
+            _info: *mut libc::siginfo_t,
+            context: *mut libc::c_void,
+        ) {
+            // SAFETY: the context of this SA_SIGINFO handler.
+            let flags = unsafe { flags(context) };
+            if *flags & TRAP_FLAG != 0 && STEPPING.load(Ordering::SeqCst) > 0 {
+                *flags &= !TRAP_FLAG;
+                let pages = OPENED.try_with(|opened| opened.replace([0; 2])).ok();
+                if PROTECTED.load(Ordering::SeqCst) {
+                    let closed = match pages {
+                        Some(_) if FORGOT.swap(false, Ordering::SeqCst) => protect(libc::PROT_NONE),
+                        Some(pages) => pages.iter().filter(|&&page| page != 0).all(|&page| {
+                            // SAFETY: a page of the arena this thread
+                            // opened for the instruction that just ran.
+                            (unsafe {
+                                libc::mprotect(
+                                    page as *mut libc::c_void,
+                                    page_size(),
+                                    libc::PROT_NONE,
+                                )
+                            }) == 0
+                        }),
+                        None => protect(libc::PROT_NONE),
+                    };
+                    if !closed {
+                        give_up();
+                    }
+                }
+                STEPPING.fetch_sub(1, Ordering::SeqCst);
+                return;
+            }
+            if let Ok(previous) = PREVIOUS.try_lock()
+                && let Some(previous) = previous.as_ref()
+            {
+                // SAFETY: a handler the process had installed; raised
+                // again, the signal meets it.
+                unsafe {
+                    libc::sigaction(signal, &previous.trap, std::ptr::null_mut());
+                    libc::raise(signal);
+                }
+                return;
+            }
+            // SAFETY: the default action, then the signal again.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+                libc::raise(signal);
+            }
+        }
+
+        /// Installs the SIGTRAP handler; `previous` keeps the one before.
+        pub(super) fn install(previous: &mut libc::sigaction) -> bool {
+            let on_trap = on_trap
+                as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
+                as libc::sighandler_t;
+            super::set_handler(libc::SIGTRAP, on_trap, previous)
+        }
+    }
+
+    /// Elsewhere, no trap flag: the finer session is not available.
+    #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+    mod fine {
+        pub(super) const SUPPORTED: bool = false;
+
+        pub(super) fn on_access(_address: usize, _context: *mut libc::c_void) {
+            super::give_up();
+        }
+
+        pub(super) fn install(_previous: &mut libc::sigaction) -> bool {
+            false
+        }
+    }
+
+    /// Threads that count their own trapped accesses ([`Counter`]), and
+    /// their counts.
+    const COUNTERS: usize = 32;
+    static COUNTED: [AtomicUsize; COUNTERS] = [const { AtomicUsize::new(0) }; COUNTERS];
+    static COUNTS: [AtomicUsize; COUNTERS] = [const { AtomicUsize::new(0) }; COUNTERS];
+
+    /// In the fault handler: one more access for `thread`, if it counts;
+    /// past [`SPINNING`] while the watched thread is stopped, the thread
+    /// is parked here, before its access, until [`go`].
+    fn count_for(thread: usize) {
+        for (at, counted) in COUNTED.iter().enumerate() {
+            if counted.load(Ordering::SeqCst) == thread {
+                let count = COUNTS[at].fetch_add(1, Ordering::SeqCst) + 1;
+                if count > super::SPINNING && STOPPED.load(Ordering::SeqCst) {
+                    // A thread spinning for a lock would keep opening the
+                    // lock's page for one instruction after another, and
+                    // another thread's futex could read the word in such
+                    // a moment and sleep for real, unseen. Parked, it
+                    // opens nothing.
+                    while !GO.load(Ordering::SeqCst) {
+                        let pause = libc::timespec {
+                            tv_sec: 0,
+                            tv_nsec: 200_000,
+                        };
+                        // SAFETY: nanosleep is async-signal-safe.
+                        unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+                    }
+                }
+            }
+        }
+    }
+
+    /// The calling thread's trapped accesses to the arena during finer
+    /// sessions, from now on, readable from any thread: a thread started
+    /// while another is stopped counts its own, and a count past
+    /// [`SPINNING`](super::SPINNING) shows it spins (it is then parked
+    /// until [`go`]). A thread that waits for a `std` lock in the arena
+    /// spins indeed, through the traps: the kernel's futex cannot read a
+    /// protected word and sends it back at once. `None` when 32 threads
+    /// count already.
+    pub fn counter() -> Option<Counter> {
+        // SAFETY: pthread_self has no preconditions.
+        let this = unsafe { libc::pthread_self() } as usize;
+        COUNTED.iter().enumerate().find_map(|(at, counted)| {
+            counted
+                .compare_exchange(0, this, Ordering::SeqCst, Ordering::SeqCst)
+                .ok()
+                .map(|_| {
+                    COUNTS[at].store(0, Ordering::SeqCst);
+                    Counter(at)
+                })
+        })
+    }
+
+    impl Counter {
+        /// A reader of this count for another thread.
+        pub fn reader(&self) -> CountReader {
+            CountReader(self.0)
+        }
+    }
+
+    impl CountReader {
+        /// The accesses counted so far (meaningless once the counter is
+        /// dropped).
+        pub fn accesses(self) -> usize {
+            COUNTS[self.0].load(Ordering::SeqCst)
+        }
+    }
+
+    impl Drop for Counter {
+        fn drop(&mut self) {
+            COUNTED[self.0].store(0, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether the thread of [`stop_at`] or [`stop_at_access`] is stopped
+    /// now.
     pub fn stopped() -> bool {
         STOPPED.load(Ordering::SeqCst) && !GO.load(Ordering::SeqCst)
     }
 
-    /// Lets the thread of [`stop_at`] go on.
+    /// Lets the thread of [`stop_at`] or [`stop_at_access`] go on.
     pub fn go() {
         GO.store(true, Ordering::SeqCst);
     }
@@ -498,11 +931,22 @@ mod unix {
 mod tests {
     use super::*;
 
+    /// The tests run on threads of one process and a session's state
+    /// (who is stopped) is the process's: one test at a time.
+    static ONE_TEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn one_test() -> std::sync::MutexGuard<'static, ()> {
+        ONE_TEST
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Pages are counted only inside the arena, once each, and only for
     /// the watched thread: a walk of every node of a list touches every
     /// node's page, a look at the head one page.
     #[test]
     fn counts_each_page_once() {
+        let _one = one_test();
         // The test harness has the system allocator; `Paged`'s arena is
         // used directly through its GlobalAlloc methods.
         let layout = Layout::new::<[u64; 4]>();
@@ -550,6 +994,7 @@ mod tests {
     /// thread sees its first write and not its second until `go`.
     #[test]
     fn stops_before_the_nth_page() {
+        let _one = one_test();
         let layout = Layout::new::<u64>();
         let [a, b] = paged(|| {
             // SAFETY: non-zero layouts.
@@ -591,5 +1036,158 @@ mod tests {
         );
         // SAFETY: as above.
         assert_eq!(unsafe { (b as *const u64).read_volatile() }, 2);
+    }
+
+    /// The finer session counts every access, inside one page too: three
+    /// volatile writes and a read of one block are four accesses, the
+    /// same on every run.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn counts_every_access() {
+        let _one = one_test();
+        let layout = Layout::new::<[u64; 3]>();
+        // SAFETY: a non-zero layout.
+        let block = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
+        assert_ne!(block, 0);
+        let run = || {
+            stop_at_access(usize::MAX, || {
+                let words = block as *mut u64;
+                // SAFETY: a live block of three u64.
+                unsafe {
+                    words.write_volatile(1);
+                    words.add(1).write_volatile(2);
+                    words.add(2).write_volatile(3);
+                    words.add(1).read_volatile()
+                }
+            })
+        };
+        for _ in 0..3 {
+            let (read, counted) = run();
+            assert_eq!(read, 2);
+            assert_eq!(
+                counted,
+                Accesses {
+                    count: 4,
+                    whole: true
+                }
+            );
+        }
+    }
+
+    /// A thread stopped before its second access to one page has done the
+    /// first and not the second: a check and the write after it can be
+    /// split, and after `go` the arena is open to everyone.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn stops_between_two_accesses_to_one_page() {
+        let _one = one_test();
+        let layout = Layout::new::<[u64; 2]>();
+        // SAFETY: a non-zero layout.
+        let block = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
+        let writer = std::thread::spawn(move || {
+            stop_at_access(2, || {
+                let words = block as *mut u64;
+                // SAFETY: a live block of two u64.
+                unsafe {
+                    words.write_volatile(7);
+                    words.add(1).write_volatile(8);
+                }
+            })
+            .1
+        });
+        while !stopped() && !writer.is_finished() {
+            std::thread::yield_now();
+        }
+        assert!(stopped(), "the writer stops before its second access");
+        let words = block as *const u64;
+        // SAFETY: live words; the stopped thread writes nothing now.
+        let seen = unsafe { (words.read_volatile(), words.add(1).read_volatile()) };
+        assert_eq!(seen, (7, 0));
+        go();
+        let counted = writer.join().expect("the writer ends");
+        assert_eq!(
+            counted,
+            Accesses {
+                count: 2,
+                whole: true
+            }
+        );
+        // SAFETY: as above.
+        assert_eq!(unsafe { words.add(1).read_volatile() }, 8);
+        // A page session after a finer one counts as before.
+        // SAFETY: as above.
+        let (_, touched) = touched(|| unsafe { words.read_volatile() });
+        assert_eq!(
+            touched,
+            Touched {
+                pages: 1,
+                whole: true
+            }
+        );
+    }
+
+    /// A thread that waits for a `std` lock the stopped thread holds spins
+    /// through the traps, its count growing, and takes the lock after
+    /// `go`.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn a_waiting_thread_spins_and_counts() {
+        let _one = one_test();
+        // The test harness has the system allocator: the mutex is put in
+        // the arena by hand.
+        let mutex = Layout::new::<std::sync::Mutex<u64>>();
+        // SAFETY: a non-zero layout; the block is written before use and
+        // never freed, so the reference lives as long as the process.
+        let shared: &'static std::sync::Mutex<u64> = unsafe {
+            let block = paged(|| Paged.alloc(mutex)).cast::<std::sync::Mutex<u64>>();
+            assert!(!block.is_null());
+            block.write(std::sync::Mutex::new(0));
+            &*block
+        };
+        let layout = Layout::new::<u64>();
+        // SAFETY: a non-zero layout.
+        let word = paged(|| unsafe { Paged.alloc_zeroed(layout) }) as usize;
+        let holder = std::thread::spawn(move || {
+            stop_at_access(8, || {
+                let mut guard = shared
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                for _ in 0..10 {
+                    // SAFETY: a live u64.
+                    unsafe { (word as *const u64).read_volatile() };
+                }
+                *guard += 1;
+            })
+            .1
+        });
+        while !stopped() && !holder.is_finished() {
+            std::thread::yield_now();
+        }
+        assert!(stopped(), "the holder stops while it holds the lock");
+        let (place, placed) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            let counter = counter().expect("a free counter");
+            let _ = place.send(counter.reader());
+            let mut guard = shared
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            *guard += 1;
+            drop(guard);
+            drop(counter);
+        });
+        let reader = placed.recv().expect("the waiter's counter");
+        while reader.accesses() <= SPINNING {
+            assert!(!waiter.is_finished(), "the waiter waits for the lock");
+            std::thread::yield_now();
+        }
+        go();
+        assert_eq!(holder.join().expect("the holder ends").count, 8);
+        waiter.join().expect("the waiter ends");
+        assert_eq!(
+            *shared
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            2
+        );
     }
 }

@@ -144,12 +144,13 @@ pub fn judge(seed: Seed, seen: Seen) {
 /// allocation, and watching threads through `/proc`.
 #[cfg(not(xsafe_judge))]
 mod stop {
-    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::alloc::{GlobalAlloc, Layout};
     use std::cell::Cell;
     use std::path::PathBuf;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Condvar, Mutex, mpsc};
     use std::time::{Duration, Instant};
+    use xsafe_case::pages::Paged;
 
     /// The longest the case waits for something that takes microseconds.
     const PROMPT: Duration = Duration::from_secs(3);
@@ -166,12 +167,15 @@ mod stop {
     static GATE: Mutex<bool> = Mutex::new(false);
     static OPENED: Condvar = Condvar::new();
 
-    /// The system allocator, except that the first allocation of an armed
-    /// thread stops that thread until [`release`].
+    /// `xsafe_case::pages::Paged` (the system allocator, except inside
+    /// `pages::paged`), except that the first allocation of an armed
+    /// thread stops that thread until [`release`]. The observing program
+    /// has one global allocator for all its cases: this one, so that
+    /// `forced_schedules_are_linearizable` finds `Paged` under it.
     struct Stopping;
 
-    // SAFETY: every allocation is the system allocator's; stopping a thread
-    // before it allocates changes when, not how.
+    // SAFETY: every allocation is `Paged`'s; stopping a thread before it
+    // allocates changes when, not how.
     unsafe impl GlobalAlloc for Stopping {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
             let armed = ARMED.try_with(|armed| armed.replace(false)).unwrap_or(false);
@@ -185,12 +189,12 @@ mod stop {
                 }
             }
             // SAFETY: the caller's layout, passed on.
-            unsafe { System.alloc(layout) }
+            unsafe { Paged.alloc(layout) }
         }
 
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: allocated by `System` above, with this layout.
-            unsafe { System.dealloc(ptr, layout) }
+            // SAFETY: allocated by `Paged` above, with this layout.
+            unsafe { Paged.dealloc(ptr, layout) }
         }
     }
 
