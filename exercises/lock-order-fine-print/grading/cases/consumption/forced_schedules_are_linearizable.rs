@@ -5,7 +5,8 @@
 //! every access traps (`xsafe_case::pages`), runs one transfer on a thread
 //! that stops just before its k-th access to the bank's memory, for k = 1,
 //! 2, ... until it finishes without stopping, and at each stop runs other
-//! calls one after another: `balance` of the paying account, `history`, a
+//! calls one after another: `balance` of the paying and of the receiving
+//! account, `history`, a
 //! `{:?}` of the bank where it has `Debug`, a transfer that drains the
 //! paying account, and `balance` again. Each either returns while the
 //! transfer is stopped or waits (seen spinning through the traps, or
@@ -144,6 +145,7 @@ fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
         transfer,
         vec![
             Call::Balance(0),
+            Call::Balance(1),
             Call::History,
             Call::Debug,
             drain,

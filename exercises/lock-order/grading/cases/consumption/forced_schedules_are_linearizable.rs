@@ -7,7 +7,9 @@
 //! memory, for k = 1, 2, ... until the call finishes without stopping, and
 //! at each stop runs other calls one after another: `balance`, `audit`, a
 //! `{:?}` of the bank where it has `Debug`, and a transfer that drains the
-//! account the stopped transfer pays from. Each either returns while the
+//! account the stopped transfer pays from; a refused transfer is stopped
+//! the same way, with a deposit into the account that refused it and an
+//! audit as the other calls. Each either returns while the
 //! first is stopped or waits (asleep in the kernel, read through `/proc`;
 //! without `/proc` the case fails only on what returned calls show); then
 //! the stopped call goes on and every call must end.
@@ -18,7 +20,9 @@
 //! some such order must give every answer, the last audit included. So a
 //! transfer that lets go of the balances before the ledger and counters
 //! are written, an audit that reads the balances, the ledger and the
-//! counters in separate critical sections, or a `Debug` that deadlocks is
+//! counters in separate critical sections, a refusal counted after the
+//! balances are released (the deposit and the audit come between, and no
+//! order refuses a transfer the deposit covers), or a `Debug` that deadlocks is
 //! seen on every run: the stop that splits it is one of the k tried. A
 //! call still running 4 s after the stopped one was let go is a deadlock.
 use crate::support::{AuditView, Outcome};
@@ -100,6 +104,10 @@ struct Inputs {
     start: Vec<u64>,
     before: Move,
     amount: u64,
+    /// A deposit into account 0 from account 3, and a transfer from
+    /// account 0 that is refused before the deposit and made after it.
+    deposit: u64,
+    over: u64,
 }
 
 fn inputs(seed: Seed) -> Inputs {
@@ -107,10 +115,14 @@ fn inputs(seed: Seed) -> Inputs {
     let start: Vec<u64> = (0..4).map(|_| rng.u64(1_000..1_000_000)).collect();
     let before = (2, 3, rng.u64(1..=start[2]));
     let amount = rng.u64(1..start[0]);
+    let deposit = rng.u64(1..=start[3]);
+    let over = start[0] + rng.u64(1..=deposit);
     Inputs {
         start,
         before,
         amount,
+        deposit,
+        over,
     }
 }
 
@@ -133,6 +145,12 @@ fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
             ],
         ),
         (Call::Audit, vec![transfer, Call::Balance(1), Call::Audit]),
+        // A refusal is one step too: counted while the balances that
+        // refused it are still held, so a deposit cannot come between.
+        (
+            Call::Transfer(0, 1, inputs.over),
+            vec![Call::Transfer(3, 0, inputs.deposit), Call::Audit, Call::Balance(0)],
+        ),
     ]
 }
 
