@@ -139,7 +139,7 @@ pub fn observe(seed: Seed) -> Seen {
 pub fn judge(seed: Seed, seen: Seen) {
     assert!(
         !seen.overflowed,
-        "the sets of this case took more than the 1 GiB the case sets aside for them (8,191 keys), so what their operations read could not be counted"
+        "the sets of this case took more than the 16,384 memory pages the case sets aside for them (it builds 9,214 nodes), so what their operations read could not be counted"
     );
     assert!(
         !seen.broken,
