@@ -410,6 +410,23 @@ mod unix {
         protect(libc::PROT_READ | libc::PROT_WRITE);
     }
 
+    /// Opens the arena page that holds `address`, so that the access that
+    /// trapped there goes on; false when the system refused.
+    fn open_page(address: usize) -> bool {
+        let page = page_size();
+        let start = address & !(page - 1);
+        // SAFETY: a page of the arena; opening it only lets the trapped
+        // access go on.
+        let opened = unsafe {
+            libc::mprotect(
+                start as *mut libc::c_void,
+                page,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        };
+        opened == 0
+    }
+
     /// Waits, inside the fault handler, until [`go`].
     fn wait_for_go() {
         STOPPED.store(true, Ordering::SeqCst);
@@ -435,33 +452,11 @@ mod unix {
             return;
         }
         if PROTECTED.load(Ordering::SeqCst) && in_arena(address) {
-            let page = page_size();
-            let start = address & !(page - 1);
-            // SAFETY: a page of the arena; opening it only lets the
-            // trapped access go on.
-            let opened = unsafe {
-                libc::mprotect(
-                    start as *mut libc::c_void,
-                    page,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                )
-            } == 0;
+            let opened = open_page(address);
             if !opened {
                 // Too many separate protections: open everything, and say
                 // the count is not whole.
-                BROKEN.store(true, Ordering::SeqCst);
-                PROTECTED.store(false, Ordering::SeqCst);
-                let base = BASE.load(Ordering::Acquire);
-                if base != 0 {
-                    // SAFETY: as above, the whole arena.
-                    unsafe {
-                        libc::mprotect(
-                            base as *mut libc::c_void,
-                            arena_bytes(),
-                            libc::PROT_READ | libc::PROT_WRITE,
-                        )
-                    };
-                }
+                give_up();
                 return;
             }
             // SAFETY: pthread_self has no preconditions and is
@@ -729,17 +724,8 @@ mod unix {
                 }
             }
             super::count_for(this);
-            let page = page_size();
-            let start = address & !(page - 1);
-            // SAFETY: a page of the arena; opening it only lets the
-            // trapped access go on.
-            let opened = unsafe {
-                libc::mprotect(
-                    start as *mut libc::c_void,
-                    page,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                )
-            } == 0;
+            let start = address & !(page_size() - 1);
+            let opened = super::open_page(address);
             if !opened {
                 give_up();
                 no_step();
