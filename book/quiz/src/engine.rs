@@ -110,6 +110,7 @@ impl Engine {
         command.env("RUST_BACKTRACE", "0");
         let bounds = Bounds {
             time: self.limits.case_time.max(Duration::from_secs(10)),
+            processor: None,
             ..self.limits.case()
         };
         let bounded = run_bounded(command, bounds, None)?;

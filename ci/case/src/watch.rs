@@ -61,6 +61,19 @@ impl Proc {
     }
 }
 
+/// Waits until `ready()` holds, looking every few microseconds and
+/// sleeping between looks: a wait that spun (`yield_now`) would use the
+/// processor time the case is bounded by, the more so the busier the
+/// machine, since the thread it waits for then runs less often.
+pub fn wait_until(mut ready: impl FnMut() -> bool) {
+    while !ready() {
+        std::thread::sleep(LOOK_EVERY);
+    }
+}
+
+/// How often [`wait_until`] and [`Watched::settle`] look.
+const LOOK_EVERY: Duration = Duration::from_micros(20);
+
 /// How watched work stood when the case looked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Settled {
@@ -142,7 +155,7 @@ impl<R: Send + 'static> Watched<R> {
             if started.elapsed() > BLIND {
                 return Settled::Busy;
             }
-            std::thread::yield_now();
+            std::thread::sleep(LOOK_EVERY);
         }
     }
 

@@ -184,7 +184,17 @@ fn observe(run: &BehaviourRun<'_>, case: &Case) -> (Seed, Observation, String) {
     let finished = run
         .confiner
         .run_program(run.observe, &[], input, run.tmp_bytes, run.bounds);
-    crate::timing(&format!("  observed {}", case.name()), started);
+    crate::timing(
+        &format!(
+            "  observed {}{}",
+            case.name(),
+            match finished.as_ref().ok().and_then(|run| run.processor_used) {
+                Some(used) => format!(" ({used:?} of processor time)"),
+                None => String::new(),
+            }
+        ),
+        started,
+    );
     let finished = match finished {
         Ok(finished) => finished,
         Err(err) => {

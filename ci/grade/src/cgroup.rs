@@ -11,6 +11,12 @@
 //! removed. Where no cgroup can be made, [`availability`] says why, and
 //! the report's header says so: each process is then bounded alone
 //! (address space), not the run.
+//!
+//! The same cgroup counts the processor time of all the run's processes
+//! together ([`RunGroup::processor_time`]: v2's `cpu.stat`, which every
+//! cgroup has; v1's `cpuacct` hierarchy where it is mounted and writable),
+//! so that a time limit can bound work done rather than time waited for a
+//! busy machine (see `limits`).
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
@@ -35,6 +41,8 @@ pub enum Availability {
         memory: PathBuf,
         /// Under the `pids` hierarchy.
         pids: PathBuf,
+        /// Under the `cpuacct` hierarchy, where it is mounted and writable.
+        cpuacct: Option<PathBuf>,
     },
     /// None: why.
     Unavailable(String),
@@ -45,13 +53,16 @@ impl Availability {
     pub fn describe(&self) -> String {
         match self {
             Availability::V2(_) => {
-                "a cgroup (v2) per run bounds its memory and processes".to_owned()
+                "a cgroup (v2) per run bounds its memory, processes and processor time".to_owned()
             }
-            Availability::V1 { .. } => {
-                "a cgroup (v1) per run bounds its memory and processes".to_owned()
+            Availability::V1 {
+                cpuacct: Some(_), ..
+            } => "a cgroup (v1) per run bounds its memory, processes and processor time".to_owned(),
+            Availability::V1 { cpuacct: None, .. } => {
+                "a cgroup (v1) per run bounds its memory and processes (processor time is bounded per process)".to_owned()
             }
             Availability::Unavailable(why) => format!(
-                "no cgroup ({why}): memory is bounded per process, not per run, and the number of processes is not bounded"
+                "no cgroup ({why}): memory and processor time are bounded per process, not per run, and the number of processes is not bounded"
             ),
         }
     }
@@ -93,7 +104,15 @@ fn detect(root: &Path) -> Availability {
         && std::fs::create_dir_all(&memory).is_ok()
         && std::fs::create_dir_all(&pids).is_ok()
     {
-        return Availability::V1 { memory, pids };
+        let cpuacct = root.join("cpuacct").join(name);
+        let cpuacct = (root.join("cpuacct/cpuacct.usage").is_file()
+            && std::fs::create_dir_all(&cpuacct).is_ok())
+        .then_some(cpuacct);
+        return Availability::V1 {
+            memory,
+            pids,
+            cpuacct,
+        };
     }
     Availability::Unavailable(
         "no writable cgroup hierarchy with the memory and pids controllers".to_owned(),
@@ -108,6 +127,9 @@ pub struct RunGroup {
     /// The `cgroup.procs` files the child writes itself into, made before
     /// the fork (nothing is allocated between fork and exec).
     procs: Vec<CString>,
+    /// The file that counts the run's processor time: v2's `cpu.stat`,
+    /// v1's `cpuacct.usage`.
+    usage: Option<PathBuf>,
 }
 
 impl RunGroup {
@@ -121,9 +143,25 @@ impl RunGroup {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::SeqCst)
         );
-        let dirs = match availability() {
-            Availability::V2(base) => vec![base.join(&run)],
-            Availability::V1 { memory, pids } => vec![memory.join(&run), pids.join(&run)],
+        let (dirs, usage) = match availability() {
+            Availability::V2(base) => {
+                let dir = base.join(&run);
+                let usage = dir.join("cpu.stat");
+                (vec![dir], Some(usage))
+            }
+            Availability::V1 {
+                memory,
+                pids,
+                cpuacct,
+            } => {
+                let mut dirs = vec![memory.join(&run), pids.join(&run)];
+                let usage = cpuacct.as_ref().map(|cpuacct| {
+                    let dir = cpuacct.join(&run);
+                    dirs.push(dir.clone());
+                    dir.join("cpuacct.usage")
+                });
+                (dirs, usage)
+            }
             Availability::Unavailable(_) => return None,
         };
         for dir in &dirs {
@@ -162,7 +200,31 @@ impl RunGroup {
                 CString::new(dir.join("cgroup.procs").as_os_str().as_encoded_bytes()).ok()
             })
             .collect();
-        Some(RunGroup { dirs, procs })
+        Some(RunGroup { dirs, procs, usage })
+    }
+
+    /// The processor time the run's processes used so far, all together
+    /// (those that ended included), or `None` where the cgroup does not
+    /// count it.
+    pub fn processor_time(&self) -> Option<std::time::Duration> {
+        let text = std::fs::read_to_string(self.usage.as_ref()?).ok()?;
+        match text
+            .lines()
+            .find_map(|line| line.strip_prefix("usage_usec "))
+        {
+            // v2: microseconds, in a line of `cpu.stat`.
+            Some(micros) => micros
+                .trim()
+                .parse()
+                .ok()
+                .map(std::time::Duration::from_micros),
+            // v1: nanoseconds, the whole file.
+            None => text
+                .trim()
+                .parse()
+                .ok()
+                .map(std::time::Duration::from_nanos),
+        }
     }
 
     /// The files the child writes `0` into to join the cgroup.
@@ -269,6 +331,13 @@ mod tests {
         assert!(dirs.iter().all(|dir| dir.is_dir()));
         assert!(group.members().is_empty());
         assert!(!group.ran_out_of_memory());
+        if group.usage.is_some() {
+            assert_eq!(
+                group.processor_time(),
+                Some(std::time::Duration::ZERO),
+                "nothing ran in it yet"
+            );
+        }
         drop(group);
         assert!(dirs.iter().all(|dir| !dir.exists()), "removed");
     }

@@ -308,6 +308,7 @@ impl JobOutput {
             stdout: String::new(),
             stderr: String::new(),
             ending: self.ending,
+            processor_used: None,
         }
         .stopped_because()
     }
@@ -1004,6 +1005,7 @@ mod tests {
     fn bounds() -> Bounds {
         Bounds {
             time: Duration::from_secs(30),
+            processor: None,
             output_bytes: 16 << 20,
             memory_bytes: Limits::DEFAULT_MEMORY_BYTES,
         }

@@ -172,6 +172,7 @@ impl Plan {
         let build = self.request.limits.build();
         Bounds {
             time: build.time * steps + Duration::from_secs(60),
+            processor: None,
             // The archive: an observing program, a judge, rustdoc's JSON.
             output_bytes: build.output_bytes.max(512 << 20),
             ..build

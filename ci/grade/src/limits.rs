@@ -10,6 +10,15 @@
 //! when the run ends. (Isolated runs are in a process namespace as well:
 //! see `isolation`.) The caller learns which limit stopped the child.
 //!
+//! A behaviour case's time limit is processor time, not time on the
+//! clock: a case that loops uses its limit at the same point of its work
+//! however busy the machine is, so a verdict does not depend on the load
+//! (on a class's shared CI runner, or under the proofs' parallel grades).
+//! A case that waits (a deadlock) uses no processor time: the clock stops
+//! it at [`WAIT_FACTOR`] times its limit. The processor time is the run's
+//! cgroup's, all its processes together (see `cgroup`); where no cgroup
+//! counts it, each process's own (`RLIMIT_CPU`).
+//!
 //! The rest of the crate never calls `Command::output`: it goes through
 //! [`run_bounded`], so a submission that loops, floods its output, eats
 //! memory, forks or hangs the compiler cannot hang or exhaust the grader.
@@ -28,7 +37,9 @@ pub struct Limits {
     /// How long one build may take: a `cargo test --no-run`, or one step's
     /// compile-fail batch (trybuild compiles every case of the step).
     pub build_time: Duration,
-    /// How long one behaviour case (all the tests of one case file) may run.
+    /// How much processor time one behaviour case (all the tests of one
+    /// case file) may use; on the clock it may take [`WAIT_FACTOR`] times
+    /// as long.
     pub case_time: Duration,
     /// How many bytes of each of stdout and stderr a child may print before
     /// it is stopped.
@@ -52,7 +63,8 @@ impl Limits {
     /// Generous for a cold build on a 2-core machine (about a minute and a
     /// half), short enough that a hung compiler does not stall a class's CI.
     pub const DEFAULT_BUILD_TIME: Duration = Duration::from_secs(600);
-    /// A behaviour case finishes in milliseconds when it is right.
+    /// A behaviour case uses milliseconds of processor time when it is
+    /// right, and the slowest (the forced schedules) about a second.
     pub const DEFAULT_CASE_TIME: Duration = Duration::from_secs(10);
     /// Far more than any honest report (a full compile-fail batch prints
     /// tens of kilobytes).
@@ -76,6 +88,7 @@ impl Limits {
     pub fn build(&self) -> Bounds {
         Bounds {
             time: self.build_time,
+            processor: None,
             output_bytes: self.output_bytes,
             memory_bytes: self.memory_bytes.max(Self::DEFAULT_MEMORY_BYTES),
         }
@@ -89,25 +102,36 @@ impl Limits {
     pub fn course_build(&self) -> Bounds {
         Bounds {
             time: self.build_time.max(Self::DEFAULT_BUILD_TIME),
+            processor: None,
             ..self.build()
         }
     }
 
-    /// The bounds of one behaviour case's run.
+    /// The bounds of one behaviour case's run: its processor time, and
+    /// [`WAIT_FACTOR`] times as long on the clock.
     pub fn case(&self) -> Bounds {
         Bounds {
-            time: self.case_time,
+            time: self.case_time.saturating_mul(WAIT_FACTOR),
+            processor: Some(self.case_time),
             output_bytes: self.output_bytes,
             memory_bytes: self.memory_bytes,
         }
     }
 }
 
+/// How many times its processor time limit a behaviour case may take on
+/// the clock: room for a machine whose other work leaves the case a third
+/// of a core, and the bound of a case that waits without end.
+pub const WAIT_FACTOR: u32 = 3;
+
 /// The bounds of one child process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
-    /// How long it may run.
+    /// How long it may run, on the clock.
     pub time: Duration,
+    /// How much processor time its processes may use together, if that
+    /// is bounded (behaviour cases; builds are bounded by the clock only).
+    pub processor: Option<Duration>,
     /// How much of each of its output streams is kept before it is stopped.
     pub output_bytes: usize,
     /// Its address-space limit (each of its processes).
@@ -134,8 +158,19 @@ impl Default for Limits {
 pub enum Ending {
     /// It exited by itself.
     Exited(ExitStatus),
-    /// It ran past its time limit and was killed.
+    /// It ran past its time limit (on the clock) and was killed.
     TimedOut(Duration),
+    /// Its processes used more processor time than the limit and were
+    /// killed.
+    ProcessorCapped(Duration),
+    /// It ran past its time on the clock without using its processor
+    /// time (it waited: for a lock, say) and was killed.
+    Waited {
+        /// The limit on the clock.
+        clock: Duration,
+        /// The processor time it had.
+        processor: Duration,
+    },
     /// It printed more than the cap and was killed.
     OutputCapped(usize),
     /// Its processes together took more memory than the run may (in its
@@ -152,6 +187,9 @@ pub struct Bounded {
     pub stderr: String,
     /// How it ended.
     pub ending: Ending,
+    /// The processor time its processes used together, where the run's
+    /// cgroup counts it.
+    pub processor_used: Option<Duration>,
 }
 
 impl Bounded {
@@ -162,6 +200,15 @@ impl Bounded {
             Ending::TimedOut(limit) => Some(format!(
                 "stopped after {}: it ran longer than the time limit",
                 seconds(limit)
+            )),
+            Ending::ProcessorCapped(limit) => Some(format!(
+                "stopped after {} of processor time: it ran longer than the time limit",
+                seconds(limit)
+            )),
+            Ending::Waited { clock, processor } => Some(format!(
+                "stopped after {} on the clock: it ran longer than the time limit without using its {} of processor time, so it mostly waited (threads waiting for each other's locks?)",
+                seconds(clock),
+                seconds(processor)
             )),
             Ending::OutputCapped(cap) => Some(format!(
                 "stopped: it printed more than {} KiB, the output limit",
@@ -201,6 +248,7 @@ pub fn run_bounded(
         stdout: String::from_utf8_lossy(&run.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&run.stderr).into_owned(),
         ending: run.ending,
+        processor_used: run.processor_used,
     })
 }
 
@@ -213,6 +261,9 @@ pub struct BoundedBytes {
     pub stderr: Vec<u8>,
     /// How it ended.
     pub ending: Ending,
+    /// The processor time its processes used together, where the run's
+    /// cgroup counts it.
+    pub processor_used: Option<Duration>,
 }
 
 /// [`run_bounded`], keeping what the child printed as bytes.
@@ -241,6 +292,12 @@ pub fn run_bounded_bytes(
             .as_ref()
             .map(|group| group.procs_files().to_vec())
             .unwrap_or_default();
+        // Each process's own processor time, bounded by the kernel: where
+        // the cgroup counts the run's, that bound is met first (a second
+        // later), and where it does not, this is the bound.
+        let processor = bounds
+            .processor
+            .map(|limit| limit.as_secs().saturating_add(1));
         // SAFETY: between fork and exec, only `setrlimit` and the
         // `open`/`write`/`close` of joining the cgroup run, which are
         // async-signal-safe and allocate nothing (the paths were made
@@ -249,6 +306,10 @@ pub fn run_bounded_bytes(
             command.pre_exec(move || {
                 use nix::sys::resource::{Resource, setrlimit};
                 setrlimit(Resource::RLIMIT_AS, memory, memory).map_err(std::io::Error::from)?;
+                if let Some(seconds) = processor {
+                    setrlimit(Resource::RLIMIT_CPU, seconds, seconds.saturating_add(1))
+                        .map_err(std::io::Error::from)?;
+                }
                 crate::cgroup::join(&procs)
             });
         }
@@ -281,7 +342,24 @@ pub fn run_bounded_bytes(
             Ok(Some(status)) => break Ending::Exited(status),
             Ok(None) if started.elapsed() >= bounds.time => {
                 kill_group(&mut child);
-                break Ending::TimedOut(bounds.time);
+                break match bounds.processor {
+                    Some(processor) => Ending::Waited {
+                        clock: bounds.time,
+                        processor,
+                    },
+                    None => Ending::TimedOut(bounds.time),
+                };
+            }
+            Ok(None)
+                if bounds.processor.is_some_and(|limit| {
+                    group
+                        .as_ref()
+                        .and_then(crate::cgroup::RunGroup::processor_time)
+                        .is_some_and(|used| used >= limit)
+                }) =>
+            {
+                kill_group(&mut child);
+                break Ending::ProcessorCapped(bounds.processor.unwrap_or_default());
             }
             Ok(None) => thread::sleep(Duration::from_millis(5)),
             Err(err) => {
@@ -301,8 +379,14 @@ pub fn run_bounded_bytes(
         (Some(group), Ending::Exited(status)) if !status.success() && group.ran_out_of_memory() => {
             Ending::MemoryCapped(bounds.memory_bytes)
         }
+        (_, Ending::Exited(status)) if bounds.processor.is_some() && by_processor_limit(status) => {
+            Ending::ProcessorCapped(bounds.processor.unwrap_or_default())
+        }
         (_, ending) => ending,
     };
+    let processor_used = group
+        .as_ref()
+        .and_then(crate::cgroup::RunGroup::processor_time);
     // What is left in the cgroup is killed, and the cgroup removed.
     drop(group);
     if ADOPTING.load(Ordering::SeqCst) {
@@ -312,7 +396,26 @@ pub fn run_bounded_bytes(
         stdout: stdout.finish(),
         stderr: stderr.finish(),
         ending,
+        processor_used,
     })
+}
+
+/// Whether a child ended by the kernel's processor time limit
+/// (`RLIMIT_CPU`): SIGXCPU at the soft limit, SIGKILL at the hard one, or
+/// the status a sandbox reports for a child that met either (128 plus the
+/// signal's number).
+fn by_processor_limit(status: ExitStatus) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        let xcpu = nix::sys::signal::Signal::SIGXCPU as i32;
+        status.signal() == Some(xcpu) || status.code() == Some(128 + xcpu)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        false
+    }
 }
 
 /// The children this process started through [`run_bounded`] that are
@@ -502,6 +605,7 @@ mod tests {
     fn bounds(millis: u64, output_bytes: usize) -> Bounds {
         Bounds {
             time: Duration::from_millis(millis),
+            processor: None,
             output_bytes,
             memory_bytes: Limits::DEFAULT_MEMORY_BYTES,
         }
@@ -531,6 +635,7 @@ mod tests {
             )),
             Bounds {
                 time: Duration::from_secs(60),
+                processor: None,
                 output_bytes: 64 * 1024,
                 memory_bytes: 256 << 20,
             },
@@ -548,6 +653,45 @@ mod tests {
         assert!(
             running < crate::cgroup::MOST_TASKS,
             "{running} processes ran at once: {forks:?}"
+        );
+    }
+
+    /// A case's limit is processor time: a loop is stopped when it has
+    /// used it (however long that takes on a busy machine), and a wait,
+    /// which uses none, by the clock at [`WAIT_FACTOR`] times the limit.
+    /// Both reports say which.
+    #[test]
+    fn a_case_is_bounded_by_processor_time_and_a_wait_by_the_clock() {
+        let limits = Limits {
+            case_time: Duration::from_secs(1),
+            ..Limits::default()
+        };
+        let bounds = limits.case();
+        assert_eq!(bounds.time, Duration::from_secs(u64::from(WAIT_FACTOR)));
+        let spin = run_bounded(shell("while :; do :; done"), bounds, None).expect("sh starts");
+        assert_eq!(
+            spin.ending,
+            Ending::ProcessorCapped(Duration::from_secs(1)),
+            "{spin:?}"
+        );
+        assert!(
+            spin.stopped_because()
+                .is_some_and(|why| why.contains("1 s of processor time")),
+            "{spin:?}"
+        );
+        let wait = run_bounded(shell("sleep 60"), bounds, None).expect("sh starts");
+        assert_eq!(
+            wait.ending,
+            Ending::Waited {
+                clock: bounds.time,
+                processor: Duration::from_secs(1)
+            },
+            "{wait:?}"
+        );
+        assert!(
+            wait.stopped_because()
+                .is_some_and(|why| why.contains("mostly waited")),
+            "{wait:?}"
         );
     }
 

@@ -74,6 +74,7 @@ impl Miri {
                     .current_dir("/");
                 let bounds = Bounds {
                     time: std::time::Duration::from_secs(900),
+                    processor: None,
                     output_bytes: 4 << 20,
                     memory_bytes: 8 << 30,
                 };

@@ -459,6 +459,7 @@ fn build_caches(
         tmp_bytes: 512 << 20,
         bounds: Bounds {
             time: bounds.time * 3 + Duration::from_secs(30),
+            processor: None,
             ..bounds
         },
     };
@@ -548,6 +549,7 @@ fn build_miri_cache(
         tmp_bytes: 512 << 20,
         bounds: Bounds {
             time: bounds.time + Duration::from_secs(30),
+            processor: None,
             ..bounds
         },
     };

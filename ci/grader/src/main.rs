@@ -173,7 +173,9 @@ struct LimitArgs {
     #[arg(long, value_name = "SECS", default_value_t = Limits::DEFAULT_BUILD_TIME.as_secs_f64())]
     build_time_limit: f64,
 
-    /// Seconds one behaviour case may run.
+    /// Seconds of processor time one behaviour case may use (on the clock
+    /// it may take three times as long, so a busy machine does not fail a
+    /// case; a case that waits is stopped then).
     #[arg(long, value_name = "SECS", default_value_t = Limits::DEFAULT_CASE_TIME.as_secs_f64())]
     case_time_limit: f64,
 

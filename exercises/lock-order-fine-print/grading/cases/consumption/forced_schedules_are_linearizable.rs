@@ -293,9 +293,7 @@ pub fn observe(seed: Seed) -> Seen {
                     answer
                 }
             });
-            while !pages::stopped() && !first.is_finished() {
-                std::thread::yield_now();
-            }
+            xsafe_case::watch::wait_until(|| pages::stopped() || first.is_finished());
             if !pages::stopped() {
                 // It ran to its end without meeting its `stop`-th access.
                 let stopped = match first.end(patience) {
