@@ -87,7 +87,7 @@ pub struct Accesses {
 /// not finished while the watched thread is stopped is taken to spin,
 /// waiting for a lock, and is parked until [`go`]: work that returns on
 /// its own makes a few dozen.
-pub const SPINNING: usize = 300;
+pub const SPINNING: usize = 100;
 
 /// A thread's count of its own trapped accesses ([`counter`]); dropping
 /// it ends the count.

@@ -4,11 +4,13 @@
 //! stops one transfer at a known point inside the bank (its first memory
 //! allocation, which in a bank whose ledger starts empty is the ledger's
 //! push) and looks at what a second transfer and a reader can do
-//! meanwhile: through `/proc` where the program has one (a thread asleep in
-//! a system call waits), otherwise by what they return within a second.
-//! Either way the case fails only on proof (the reader returned a balance
-//! the second transfer had already changed); a bank that holds its locks
-//! as it should passes however slowly the machine runs.
+//! meanwhile. The bank lives in memory whose every access traps
+//! (`xsafe_case::pages`), so a thread that waits for one of its locks
+//! spins through the traps and is seen waiting by its count of accesses,
+//! not by time (`xsafe_case::watch`). The case fails only on proof (the
+//! reader returned a balance the second transfer had already changed); a
+//! bank that holds its locks as it should passes however slowly the
+//! machine runs.
 //!
 //! With the locks held as the chapter says, the stopped transfer holds the
 //! balances, so the second transfer and the reader both wait. A transfer
@@ -60,10 +62,19 @@ pub fn observe(seed: Seed) -> Seen {
     use lock_order::bank::{Bank, Transfer};
     use std::sync::Arc;
     use std::thread;
-    use stop::{Settled, Watched};
+    use std::time::Duration;
+    use xsafe_case::pages;
+    use xsafe_case::watch::{Ended, Settled, Watched};
+
+    /// Far above what a transfer or a `balance` that waits for nothing
+    /// takes (microseconds, milliseconds through the traps).
+    const PATIENCE: Duration = Duration::from_secs(4);
 
     let (start, first, second) = inputs(seed);
-    let bank = Arc::new(Bank::new(start.to_vec()));
+    // The bank's memory, its locks' words included, in the trapped arena:
+    // a thread that waits for one of its locks spins through the traps,
+    // and `Watched::settle` sees it by its count of accesses, not by time.
+    let bank = pages::paged(|| Arc::new(Bank::new(start.to_vec())));
     let first_thread = {
         let bank = Arc::clone(&bank);
         thread::spawn(move || {
@@ -77,17 +88,22 @@ pub fn observe(seed: Seed) -> Seen {
                 amount: start[0] + 1,
             };
             let _ = bank.transfer(&mut token, refused);
-            stop::arm();
             let made = Transfer {
                 from: 0,
                 to: 1,
                 amount: first,
             };
-            let _ = bank.transfer(&mut token, made);
-            stop::disarm();
+            // Every access to the arena traps during this session (it
+            // never stops by count); the stop is the allocator's.
+            pages::stop_at_access(usize::MAX, || {
+                stop::arm();
+                let _ = bank.transfer(&mut token, made);
+                stop::disarm();
+            });
         })
     };
-    if !stop::wait_until_stopped_or(|| first_thread.is_finished()) {
+    xsafe_case::watch::wait_until(|| stop::stopped() || first_thread.is_finished());
+    if !stop::stopped() {
         return match first_thread.join() {
             Ok(()) => Seen::NotStopped,
             Err(_) => Seen::Panicked,
@@ -105,6 +121,8 @@ pub fn observe(seed: Seed) -> Seen {
         }
     });
     let seen = match second_thread.settle() {
+        // Busy: no sign of a wait (where accesses cannot be trapped and
+        // `/proc` is hidden): taken as not waiting, which fails nothing.
         Settled::Finished | Settled::Busy => Seen::SecondDidNotWait,
         Settled::Waiting => {
             let reader = Watched::start({
@@ -112,18 +130,23 @@ pub fn observe(seed: Seed) -> Seen {
                 move || bank.balance(&mut LockToken::new(), 2)
             });
             let saw = match reader.settle() {
-                Settled::Waiting | Settled::Busy => Reader::Waited,
-                Settled::Finished => Reader::Returned(reader.value().flatten()),
+                Settled::Waiting | Settled::Busy => None,
+                Settled::Finished => Some(reader),
             };
             stop::release();
-            let _ = reader.join();
-            Seen::SecondWaited(saw)
+            match saw {
+                Some(reader) => match reader.end(PATIENCE) {
+                    Ended::Returned(balance) => Seen::SecondWaited(Reader::Returned(balance)),
+                    Ended::Panicked | Ended::Hung => Seen::Panicked,
+                },
+                None => Seen::SecondWaited(Reader::Waited),
+            }
         }
     };
     stop::release();
     let first_ended = first_thread.join();
-    let second_ended = second_thread.join();
-    if first_ended.is_err() || second_ended.is_err() {
+    let second_ended = second_thread.end(PATIENCE);
+    if first_ended.is_err() || !matches!(second_ended, Ended::Returned(())) {
         return Seen::Panicked;
     }
     seen
@@ -141,24 +164,14 @@ pub fn judge(seed: Seed, seen: Seen) {
 }
 
 /// Stopping one thread inside the learner's code at its first memory
-/// allocation, and watching threads through `/proc`.
+/// allocation.
 #[cfg(not(xsafe_judge))]
 mod stop {
     use std::alloc::{GlobalAlloc, Layout};
     use std::cell::Cell;
-    use std::path::PathBuf;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Condvar, Mutex, mpsc};
-    use std::time::{Duration, Instant};
+    use std::sync::{Condvar, Mutex};
     use xsafe_case::pages::Paged;
-
-    /// The longest the case waits for something that takes microseconds.
-    const PROMPT: Duration = Duration::from_secs(3);
-
-    /// Without `/proc`, how long work may run before the case takes it to
-    /// be waiting: a transfer or a `balance` that holds no lock another
-    /// thread holds ends in microseconds.
-    const BLIND: Duration = Duration::from_secs(1);
 
     thread_local! {
         static ARMED: Cell<bool> = const { Cell::new(false) };
@@ -170,8 +183,8 @@ mod stop {
     /// `xsafe_case::pages::Paged` (the system allocator, except inside
     /// `pages::paged`), except that the first allocation of an armed
     /// thread stops that thread until [`release`]. The observing program
-    /// has one global allocator for all its cases: this one, so that
-    /// `forced_schedules_are_linearizable` finds `Paged` under it.
+    /// has one global allocator for all its cases: this one, so that the
+    /// cases that measure with `xsafe_case::pages` find `Paged` under it.
     struct Stopping;
 
     // SAFETY: every allocation is `Paged`'s; stopping a thread before it
@@ -211,126 +224,15 @@ mod stop {
         ARMED.with(|armed| armed.set(false));
     }
 
+    /// Whether the armed thread has stopped.
+    pub fn stopped() -> bool {
+        STOPPED.load(Ordering::SeqCst)
+    }
+
     /// Lets the stopped thread go on.
     pub fn release() {
         let mut open = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         *open = true;
         OPENED.notify_all();
-    }
-
-    /// Waits until the armed thread has stopped (true) or `finished` says
-    /// it ended without allocating (false).
-    pub fn wait_until_stopped_or(finished: impl Fn() -> bool) -> bool {
-        loop {
-            if STOPPED.load(Ordering::SeqCst) {
-                return true;
-            }
-            if finished() {
-                return STOPPED.load(Ordering::SeqCst);
-            }
-            std::thread::yield_now();
-        }
-    }
-
-    /// A thread as `/proc` shows it.
-    #[derive(Debug, Clone)]
-    pub struct Proc(PathBuf);
-
-    impl Proc {
-        pub fn current() -> Option<Proc> {
-            std::fs::read_link("/proc/thread-self")
-                .ok()
-                .map(|relative| Proc(PathBuf::from("/proc").join(relative)))
-                .filter(|thread| thread.0.join("syscall").exists())
-        }
-
-        /// Whether the thread sleeps in the kernel, inside a system call
-        /// (a thread waiting for a `std` lock sleeps in `futex`).
-        fn sleeps(&self) -> bool {
-            let state = std::fs::read_to_string(self.0.join("stat")).unwrap_or_default();
-            let sleeping = state
-                .rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next())
-                .is_some_and(|state| state == "S");
-            let in_call = std::fs::read_to_string(self.0.join("syscall"))
-                .ok()
-                .and_then(|text| text.split_whitespace().next().map(str::to_owned))
-                .is_some_and(|number| number.parse::<u64>().is_ok());
-            sleeping && in_call
-        }
-    }
-
-    /// How watched work stood when the case looked.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Settled {
-        /// It finished.
-        Finished,
-        /// It sleeps in the kernel, waiting (for a lock).
-        Waiting,
-        /// It neither finished nor waited within [`PROMPT`].
-        Busy,
-    }
-
-    /// Work on a thread of its own, watched through `/proc`.
-    pub struct Watched<R> {
-        proc: Option<Proc>,
-        done: mpsc::Receiver<R>,
-        handle: std::thread::JoinHandle<()>,
-    }
-
-    impl<R: Send + 'static> Watched<R> {
-        pub fn start(work: impl FnOnce() -> R + Send + 'static) -> Watched<R> {
-            let (place, placed) = mpsc::channel();
-            let (finished, done) = mpsc::channel();
-            let handle = std::thread::spawn(move || {
-                let _ = place.send(Proc::current());
-                let _ = finished.send(work());
-            });
-            let proc = placed.recv().unwrap_or(None);
-            Watched { proc, done, handle }
-        }
-
-        /// Waits until the work finishes or sleeps waiting: a state that
-        /// lasts, so the answer does not depend on when the case looks.
-        pub fn settle(&self) -> Settled {
-            let started = Instant::now();
-            if self.proc.is_none() {
-                // Nothing shows a thread's state: work that has not ended
-                // within `BLIND` is taken to wait. A correct bank's waiting
-                // work never ends here, so it is always taken to wait.
-                while !self.handle.is_finished() {
-                    if started.elapsed() > BLIND {
-                        return Settled::Waiting;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                return Settled::Finished;
-            }
-            loop {
-                if self.handle.is_finished() {
-                    return Settled::Finished;
-                }
-                if self.proc.as_ref().is_some_and(Proc::sleeps) {
-                    // Asleep twice, a millisecond apart, and not finished.
-                    std::thread::sleep(Duration::from_millis(1));
-                    if self.proc.as_ref().is_some_and(Proc::sleeps) && !self.handle.is_finished() {
-                        return Settled::Waiting;
-                    }
-                }
-                if started.elapsed() > PROMPT {
-                    return Settled::Busy;
-                }
-                std::thread::yield_now();
-            }
-        }
-
-        /// The value, once the work has finished.
-        pub fn value(&self) -> Option<R> {
-            self.done.recv_timeout(PROMPT).ok()
-        }
-
-        pub fn join(self) -> std::thread::Result<()> {
-            self.handle.join()
-        }
     }
 }
