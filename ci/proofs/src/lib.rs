@@ -174,6 +174,18 @@ pub fn grade_submission(
     submission: Submission<'_>,
     toolchain: &Option<String>,
 ) -> Grade {
+    grade_submission_with(exercise, submission, toolchain, None, Vec::new())
+}
+
+/// [`grade_submission`] with a fixed seed (`None`: a fresh one) and only
+/// the named cases (none named: every case).
+pub fn grade_submission_with(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+    seed: Option<u64>,
+    only: Vec<String>,
+) -> Grade {
     let root = course_root();
     let label = submission.label();
     let proofs = root.join("target/xsafe/proofs");
@@ -230,12 +242,12 @@ pub fn grade_submission(
         target_dir: proofs.join("build"),
         lockfile: Some(root.join("Cargo.lock")),
         limits: xsafe_grade::Limits::default(),
-        seed: None,
+        seed,
         // The cases marked `miri` run under it wherever the machine has
         // it: a variant whose undefined behaviour only Miri sees must fail.
         miri: true,
         full: true,
-        only: Vec::new(),
+        only,
         toolchain: toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],
     };
