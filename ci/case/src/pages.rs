@@ -211,6 +211,11 @@ impl CountReader {
     pub fn accesses(self) -> usize {
         0
     }
+
+    /// Nothing is trapped here.
+    pub fn last_address(self) -> Option<usize> {
+        None
+    }
 }
 
 /// Where pages cannot be measured, no thread is ever stopped.
@@ -723,7 +728,7 @@ mod unix {
                     wait_for_go();
                 }
             }
-            super::count_for(this);
+            super::count_for(this, address);
             let start = address & !(page_size() - 1);
             let opened = super::open_page(address);
             if !opened {
@@ -837,13 +842,17 @@ mod unix {
     const COUNTERS: usize = 32;
     static COUNTED: [AtomicUsize; COUNTERS] = [const { AtomicUsize::new(0) }; COUNTERS];
     static COUNTS: [AtomicUsize; COUNTERS] = [const { AtomicUsize::new(0) }; COUNTERS];
+    /// The address of each counting thread's last trapped access (0:
+    /// none yet).
+    static LAST: [AtomicUsize; COUNTERS] = [const { AtomicUsize::new(0) }; COUNTERS];
 
     /// In the fault handler: one more access for `thread`, if it counts;
     /// past [`SPINNING`] while the watched thread is stopped, the thread
     /// is parked here, before its access, until [`go`].
-    fn count_for(thread: usize) {
+    fn count_for(thread: usize, address: usize) {
         for (at, counted) in COUNTED.iter().enumerate() {
             if counted.load(Ordering::SeqCst) == thread {
+                LAST[at].store(address, Ordering::SeqCst);
                 let count = COUNTS[at].fetch_add(1, Ordering::SeqCst) + 1;
                 if count > super::SPINNING && STOPPED.load(Ordering::SeqCst) {
                     // A thread spinning for a lock would keep opening the
@@ -881,6 +890,7 @@ mod unix {
                 .ok()
                 .map(|_| {
                     COUNTS[at].store(0, Ordering::SeqCst);
+                    LAST[at].store(0, Ordering::SeqCst);
                     Counter(at)
                 })
         })
@@ -898,6 +908,13 @@ mod unix {
         /// dropped).
         pub fn accesses(self) -> usize {
             COUNTS[self.0].load(Ordering::SeqCst)
+        }
+
+        /// The arena address of the thread's last trapped access, if it
+        /// made one: where a thread that spins waits (a lock's word).
+        /// Meaningless once the counter is dropped.
+        pub fn last_address(self) -> Option<usize> {
+            Some(LAST[self.0].load(Ordering::SeqCst)).filter(|&address| address != 0)
         }
     }
 
@@ -1172,6 +1189,14 @@ mod tests {
             assert!(!waiter.is_finished(), "the waiter waits for the lock");
             std::thread::yield_now();
         }
+        let lock = std::ptr::from_ref(shared).addr();
+        assert!(
+            reader
+                .last_address()
+                .is_some_and(|address| (lock..lock + size_of::<std::sync::Mutex<u64>>())
+                    .contains(&address)),
+            "the waiter spins on the lock's memory"
+        );
         go();
         assert_eq!(holder.join().expect("the holder ends").count, 8);
         waiter.join().expect("the waiter ends");

@@ -3,15 +3,20 @@
 //!
 //! Cases about locks must tell "waits for a lock" from "is slow", and must
 //! do it the same way in every run. They never guess from elapsed time
-//! when the kernel can say: on Linux, a case asks `/proc` whether a thread
-//! sleeps in the kernel on the memory of a given mutex (a `std` lock waits
-//! on a futex word inside itself), so "the pair thread is waiting for the
-//! lower mutex" is a fact the case reads, not a delay it hopes is long
-//! enough. Work that must finish is given [`PROMPT`] to do so, far more
-//! than an uncontended lock needs, and only ever to confirm a deadlock
-//! that is certain, never to make one likely. Where `/proc` cannot be read
-//! (not Linux), the observation says so, and the cases fall back on
-//! waiting.
+//! when the machine can say. A case builds its locks with [`in_arena`], in
+//! memory whose every access traps while [`trapped`] runs
+//! (`xsafe_case::pages`): a thread that waits for such a lock cannot sleep
+//! in the kernel (which cannot read the protected word) and spins through
+//! the traps instead, so "the pair thread is waiting for the lower mutex"
+//! is a fact the case reads (the thread made more than
+//! `xsafe_case::pages::SPINNING` trapped accesses, the last on that
+//! mutex's memory), not a delay it hopes is long enough. Where accesses
+//! cannot be trapped (not Linux on x86_64), a case asks `/proc` whether
+//! the thread sleeps on that memory, where `/proc` shows it (not in the
+//! grader's sandbox). Work that must finish is given [`PROMPT`] to do so,
+//! far more than an uncontended lock needs, and only ever to confirm a
+//! deadlock that is certain, never to make one likely. Where neither can
+//! be read, the observation says so, and the cases fall back on waiting.
 //!
 //! What a case saw of some work is plain data ([`Ended`]), which the judge
 //! checks against values drawn from the seed.
@@ -47,8 +52,8 @@ impl<T> Ended<T> {
 /// than it needs on a loaded machine, so a correct solution never reaches it.
 pub const PROMPT: Duration = Duration::from_secs(3);
 
-/// How long a case lets a thread settle before it looks, where `/proc`
-/// cannot tell it when the thread is waiting (not Linux).
+/// How long a case lets a thread settle before it looks, where neither
+/// the traps nor `/proc` can tell it when the thread is waiting.
 pub const SETTLE: Duration = Duration::from_millis(300);
 
 /// `count` different values drawn from the seed, in `1..limit`.
@@ -71,7 +76,7 @@ pub struct PairOrder {
     /// The indices named, `self` first: 0 is the lower address.
     pub named: (usize, usize),
     /// Whether the case saw the pair thread wait for the lower mutex
-    /// (`false` where `/proc` cannot be read: it then waited [`SETTLE`]).
+    /// (`false` where waits cannot be seen: it then waited [`SETTLE`]).
     pub seen_waiting: bool,
     /// A third thread locking the higher mutex meanwhile: its value, or
     /// `Waiting` if the pair thread held it.
@@ -155,9 +160,13 @@ mod observe {
     use std::ops::Range;
     use std::panic::{AssertUnwindSafe, catch_unwind};
     use std::path::PathBuf;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, mpsc};
     use std::thread;
     use std::time::{Duration, Instant};
+
+    /// How often a watched thread is looked at.
+    const LOOK_EVERY: Duration = Duration::from_micros(50);
 
     /// The text of a panic's payload.
     pub fn panic_message(payload: &(dyn Any + Send)) -> String {
@@ -180,11 +189,44 @@ mod observe {
         }
     }
 
-    /// The memory a lock takes: a thread waiting for it sleeps on an
-    /// address in this range.
+    /// The memory a lock takes: a thread waiting for it sleeps (or
+    /// spins) on an address in this range.
     pub fn memory_of<T>(lock: &T) -> Range<usize> {
         let start = std::ptr::from_ref(lock).addr();
         start..start + size_of::<T>()
+    }
+
+    /// `value`, shared, in the trapped arena: a thread that waits for a
+    /// lock in it is seen waiting while [`trapped`] runs.
+    pub fn in_arena<T>(value: T) -> Arc<T> {
+        xsafe_case::pages::paged(|| Arc::new(value))
+    }
+
+    /// Whether accesses to the arena trap now (inside [`trapped`], where
+    /// the machine can trap them).
+    static TRAPPING: AtomicBool = AtomicBool::new(false);
+
+    /// Runs `work` with every access to the arena trapped, where the
+    /// machine can (Linux on x86_64): threads that wait for a lock made by
+    /// [`in_arena`] spin through the traps, and [`Watched`] sees them.
+    pub fn trapped<R>(work: impl FnOnce() -> R) -> R {
+        use xsafe_case::pages;
+        // Can accesses be trapped here at all?
+        let probe = pages::paged(|| Box::new(0_u64));
+        let (_, trial) = pages::stop_at_access(usize::MAX, || {
+            // SAFETY: a live box's value, read once.
+            unsafe { std::ptr::read_volatile(&*probe) }
+        });
+        if !(trial.whole && trial.count == 1) {
+            return work();
+        }
+        let (result, _) = pages::stop_at_access(usize::MAX, || {
+            TRAPPING.store(true, Ordering::SeqCst);
+            let result = work();
+            TRAPPING.store(false, Ordering::SeqCst);
+            result
+        });
+        result
     }
 
     /// A thread as `/proc` shows it: `/proc/PID/task/TID`.
@@ -222,6 +264,7 @@ mod observe {
     /// Work running on a thread of its own, watched by the case.
     pub struct Watched<R> {
         thread: Option<ProcThread>,
+        count: Option<xsafe_case::pages::CountReader>,
         done: mpsc::Receiver<Ended<R>>,
         ended: Option<Ended<R>>,
     }
@@ -231,12 +274,19 @@ mod observe {
         let (place, placed) = mpsc::channel();
         let (finished, done) = mpsc::channel();
         thread::spawn(move || {
-            let _ = place.send(ProcThread::current());
-            let _ = finished.send(caught(work));
+            let counter = xsafe_case::pages::counter();
+            let _ = place.send((
+                ProcThread::current(),
+                counter.as_ref().map(xsafe_case::pages::Counter::reader),
+            ));
+            let ended = caught(work);
+            drop(counter);
+            let _ = finished.send(ended);
         });
-        let thread = placed.recv().unwrap_or(None);
+        let (thread, count) = placed.recv().unwrap_or((None, None));
         Watched {
             thread,
+            count,
             done,
             ended: None,
         }
@@ -245,7 +295,24 @@ mod observe {
     impl<R> Watched<R> {
         /// Whether the case can see where the thread waits.
         pub fn visible(&self) -> bool {
-            self.thread.is_some()
+            self.thread.is_some() || (self.count.is_some() && TRAPPING.load(Ordering::SeqCst))
+        }
+
+        /// Whether the thread waits on `memory`: it spins through the
+        /// traps there, or sleeps there in the kernel.
+        fn waits_on(&self, memory: &Range<usize>) -> bool {
+            let spins = self.count.is_some_and(|count| {
+                TRAPPING.load(Ordering::SeqCst)
+                    && count.accesses() > xsafe_case::pages::SPINNING
+                    && count
+                        .last_address()
+                        .is_some_and(|address| memory.contains(&address))
+            });
+            spins
+                || self
+                    .thread
+                    .as_ref()
+                    .is_some_and(|thread| thread.sleeps_on(memory))
         }
 
         fn poll(&mut self) -> bool {
@@ -257,26 +324,26 @@ mod observe {
             self.ended.is_some()
         }
 
-        /// Waits until the work has ended or sleeps on `memory`, for at
-        /// most `bound`. Returns whether it was seen sleeping there. Where
-        /// `/proc` cannot be read, waits [`SETTLE`] and returns `false`.
+        /// Waits until the work has ended or waits on `memory`, for at
+        /// most `bound`. Returns whether it was seen waiting there. Where
+        /// waits cannot be seen, waits [`SETTLE`] and returns `false`.
         pub fn until_sleeping_on(&mut self, memory: &Range<usize>, bound: Duration) -> bool {
-            let Some(thread) = self.thread.clone() else {
+            if !self.visible() {
                 let _ = self
                     .done
                     .recv_timeout(SETTLE)
                     .map(|ended| self.ended = Some(ended));
                 return false;
-            };
+            }
             let deadline = Instant::now() + bound;
             while Instant::now() < deadline {
                 if self.poll() {
                     return false;
                 }
-                if thread.sleeps_on(memory) {
+                if self.waits_on(memory) {
                     return true;
                 }
-                thread::sleep(Duration::from_millis(1));
+                thread::sleep(LOOK_EVERY);
             }
             false
         }
@@ -289,14 +356,10 @@ mod observe {
                 if self.poll() {
                     break;
                 }
-                if self
-                    .thread
-                    .as_ref()
-                    .is_some_and(|thread| thread.sleeps_on(memory))
-                {
+                if self.waits_on(memory) {
                     return Ended::Waiting;
                 }
-                thread::sleep(Duration::from_millis(1));
+                thread::sleep(LOOK_EVERY);
             }
             self.poll();
             self.ended.take().unwrap_or(Ended::Waiting)
@@ -323,18 +386,22 @@ mod observe {
     ///
     /// Two mutexes live in one array, so the first has the lower address.
     /// A holder thread locks the lower one. The pair thread calls
-    /// `lock_both` and is watched until it sleeps on the lower mutex (read
-    /// from `/proc`): at that point a correct `lock_both` holds nothing,
+    /// `lock_both` and is watched until it waits on the lower mutex (seen
+    /// through the traps, or in `/proc`): at that point a correct `lock_both` holds nothing,
     /// and one that locked in another order holds the higher mutex, for
     /// good. A third thread then locks the higher mutex: it gets it at once,
     /// or it waits, and the case sees which. Then the holder lets go and the
     /// pair thread finishes.
     pub fn pair_probe(seed: xsafe_case::Seed) -> Vec<PairOrder> {
+        trapped(|| pair_probe_trapped(seed))
+    }
+
+    fn pair_probe_trapped(seed: xsafe_case::Seed) -> Vec<PairOrder> {
         let values = pair_values(seed);
         [(1, 0), (0, 1)]
             .into_iter()
             .map(|(first, second)| {
-                let mutexes = Arc::new([
+                let mutexes = in_arena([
                     OrderedMutex::<Probed, u64>::new(values[0]),
                     OrderedMutex::<Probed, u64>::new(values[1]),
                 ]);

@@ -3,7 +3,7 @@
 //! the mutex is left unlocked: the same thread locks it next. The refusal
 //! comes before any lock: while another thread holds the mutex,
 //! `lock_both(&m, &m)` is refused at once, not after that thread lets go.
-//! A thread that waits is seen sleeping on the mutex (in `/proc`), so a
+//! A thread that waits is seen waiting on the mutex (see `support`), so a
 //! `lock_both` that locks twice, or locks once before it refuses, fails in
 //! every run. The mutex's value comes from the seed.
 use crate::support::{Ended, values};
@@ -24,9 +24,16 @@ fn balance(seed: Seed) -> u64 {
     values(seed, 0x5a3e, 1, 1 << 40)[0]
 }
 
+/// Every access to the locks' memory traps meanwhile, so a thread that
+/// waits for one is seen waiting (see `support`).
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
-    use crate::support::{PROMPT, memory_of, watch};
+    crate::support::trapped(|| observe_trapped(seed))
+}
+
+#[cfg(not(xsafe_judge))]
+fn observe_trapped(seed: Seed) -> Seen {
+    use crate::support::{PROMPT, in_arena, memory_of, watch};
     use lock_order_fine_print::{
         Lock, LockBoth, OrderedMutex, SameLock, impl_lock_after, with_token,
     };
@@ -35,7 +42,7 @@ pub fn observe(seed: Seed) -> Seen {
     enum Account {}
     impl_lock_after!(Unlocked => Account);
 
-    let alice = Arc::new(OrderedMutex::<Account, u64>::new(balance(seed)));
+    let alice = in_arena(OrderedMutex::<Account, u64>::new(balance(seed)));
     let memory = memory_of(&*alice);
     let mut attempt = watch(move || {
         with_token(|token| {
@@ -48,7 +55,7 @@ pub fn observe(seed: Seed) -> Seen {
 
     // The same while another thread holds the mutex, until the case lets
     // it go.
-    let held = Arc::new(OrderedMutex::<Account, u64>::new(balance(seed)));
+    let held = in_arena(OrderedMutex::<Account, u64>::new(balance(seed)));
     let memory = memory_of(&*held);
     let (locked, is_locked) = std::sync::mpsc::channel();
     let (release, released) = std::sync::mpsc::channel::<()>();

@@ -2,8 +2,8 @@
 //! change is seen by the next reader and by `into_inner`; the token a read
 //! returns locks the levels after the lock's, as a mutex's does; a second
 //! reader gets the lock while a first one holds it; and a writer waits
-//! while a reader holds it (the case reads from `/proc` that it sleeps on
-//! the lock). The values come from the seed.
+//! while a reader holds it (the case sees it wait on the lock: see
+//! `support`). The values come from the seed.
 use crate::support::{Ended, values};
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -27,9 +27,16 @@ fn inputs(seed: Seed) -> Vec<u64> {
     values(seed, 0x4ead, 5, 1 << 30)
 }
 
+/// Every access to the locks' memory traps meanwhile, so a thread that
+/// waits for one is seen waiting (see `support`).
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
-    use crate::support::{PROMPT, SETTLE, memory_of, watch};
+    crate::support::trapped(|| observe_trapped(seed))
+}
+
+#[cfg(not(xsafe_judge))]
+fn observe_trapped(seed: Seed) -> Seen {
+    use crate::support::{PROMPT, SETTLE, in_arena, memory_of, watch};
     use lock_order_fine_print::{
         Lock, OrderedMutex, OrderedRwLock, ReadLock, WriteLock, impl_lock_after, with_token,
     };
@@ -62,7 +69,7 @@ pub fn observe(seed: Seed) -> Seen {
     let tally = tally.into_inner();
 
     // A first reader holds the lock until told to let go.
-    let shared = Arc::new(OrderedRwLock::<Rates, u64>::new(v[4]));
+    let shared = in_arena(OrderedRwLock::<Rates, u64>::new(v[4]));
     let memory = memory_of(&*shared);
     let (reading, first_reads) = mpsc::channel();
     let (let_go, told) = mpsc::channel::<()>();

@@ -4,7 +4,7 @@
 //! unlocked, holding the value it was given; and `Debug` never waits for a
 //! lock: formatting a mutex (or a read-write lock) that this very thread
 //! holds must not wait for it, which is what a `Debug` that locks without a
-//! token would do (the case sees it sleep on the lock, in `/proc`). Where
+//! token would do (the case sees it wait on the lock: see `support`). Where
 //! the crate has no such impl, there is nothing to check. The values come
 //! from the seed.
 use crate::support::{Ended, values};
@@ -87,9 +87,16 @@ mod probes {
     impl<T> NotShown<T> for &Probe<T> {}
 }
 
+/// Every access to the locks' memory traps meanwhile, so a thread that
+/// waits for one is seen waiting (see `support`).
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
-    use crate::support::{PROMPT, memory_of, watch};
+    crate::support::trapped(|| observe_trapped(seed))
+}
+
+#[cfg(not(xsafe_judge))]
+fn observe_trapped(seed: Seed) -> Seen {
+    use crate::support::{PROMPT, in_arena, memory_of, watch};
     use lock_order_fine_print::{
         Lock, OrderedMutex, OrderedRwLock, ReadLock, WriteLock, impl_lock_after, with_token,
     };
@@ -104,13 +111,13 @@ pub fn observe(seed: Seed) -> Seen {
 
     /// Locks a new mutex in a thread of its own: its value, or `Waiting`.
     fn mutex_value(mutex: Mutex) -> Ended<u64> {
-        let mutex = Arc::new(mutex);
+        let mutex = in_arena(mutex);
         let memory = memory_of(&*mutex);
         watch(move || with_token(|token| *mutex.lock(token).0))
             .ended_or_sleeping_on(&memory, PROMPT)
     }
     fn rwlock_value(lock: RwLock) -> Ended<u64> {
-        let lock = Arc::new(lock);
+        let lock = in_arena(lock);
         let memory = memory_of(&*lock);
         watch(move || with_token(|token| *lock.read(token).0)).ended_or_sleeping_on(&memory, PROMPT)
     }
@@ -127,7 +134,7 @@ pub fn observe(seed: Seed) -> Seen {
         .from_value(v[1])
         .map(rwlock_value);
 
-    let mutex = Arc::new(Mutex::new(v[2]));
+    let mutex = in_arena(Mutex::new(v[2]));
     let memory = memory_of(&*mutex);
     let mutex_debug_while_held = with_token(|token| {
         let (_held, _) = mutex.lock(token);
@@ -135,7 +142,7 @@ pub fn observe(seed: Seed) -> Seen {
         watch(move || (&Probe::<Mutex>(PhantomData)).shown(&mutex))
             .ended_or_sleeping_on(&memory, PROMPT)
     });
-    let rwlock = Arc::new(RwLock::new(v[3]));
+    let rwlock = in_arena(RwLock::new(v[3]));
     let memory = memory_of(&*rwlock);
     let rwlock_debug_while_written = with_token(|token| {
         let (_written, _) = rwlock.write(token);
