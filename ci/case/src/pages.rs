@@ -84,9 +84,10 @@ pub struct Accesses {
 }
 
 /// Trapped accesses after which a counting thread ([`counter`]) that has
-/// not finished while the watched thread is stopped is taken to spin,
-/// waiting for a lock, and is parked until [`go`]: work that returns on
-/// its own makes a few dozen.
+/// not finished is taken to spin, waiting for a lock: while the watched
+/// thread is stopped it is parked until [`go`], and otherwise it sleeps a
+/// little before each further access. Work that returns on its own makes
+/// a few dozen.
 pub const SPINNING: usize = 100;
 
 /// A thread's count of its own trapped accesses ([`counter`]); dropping
@@ -854,6 +855,14 @@ mod unix {
             if counted.load(Ordering::SeqCst) == thread {
                 LAST[at].store(address, Ordering::SeqCst);
                 let count = COUNTS[at].fetch_add(1, Ordering::SeqCst) + 1;
+                let pause = |nanos| {
+                    let pause = libc::timespec {
+                        tv_sec: 0,
+                        tv_nsec: nanos,
+                    };
+                    // SAFETY: nanosleep is async-signal-safe.
+                    unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+                };
                 if count > super::SPINNING && STOPPED.load(Ordering::SeqCst) {
                     // A thread spinning for a lock would keep opening the
                     // lock's page for one instruction after another, and
@@ -861,13 +870,16 @@ mod unix {
                     // a moment and sleep for real, unseen. Parked, it
                     // opens nothing.
                     while !GO.load(Ordering::SeqCst) {
-                        let pause = libc::timespec {
-                            tv_sec: 0,
-                            tv_nsec: 200_000,
-                        };
-                        // SAFETY: nanosleep is async-signal-safe.
-                        unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+                        pause(200_000);
                     }
+                } else if count > super::SPINNING {
+                    // Spinning while nothing is stopped (after `go`, or
+                    // while a thread is held by other means): it backs
+                    // off between accesses, so that it does not take the
+                    // processor from the thread it waits for (which runs
+                    // through the traps too), nor burn the case's
+                    // processor time, the more so on a busy machine.
+                    pause(50_000);
                 }
             }
         }
