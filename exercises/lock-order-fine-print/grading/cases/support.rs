@@ -75,13 +75,16 @@ pub fn values(seed: Seed, salt: u64, count: usize, limit: u64) -> Vec<u64> {
 pub struct PairOrder {
     /// The indices named, `self` first: 0 is the lower address.
     pub named: (usize, usize),
-    /// Whether the case saw the pair thread wait for the lower mutex
+    /// The mutex another thread held while `lock_both` ran: 0, the lower,
+    /// or 1, the higher.
+    pub held: usize,
+    /// Whether the case saw the pair thread wait for the held mutex
     /// (`false` where waits cannot be seen: it then waited [`SETTLE`]).
     pub seen_waiting: bool,
-    /// A third thread locking the higher mutex meanwhile: its value, or
+    /// A third thread locking the other mutex meanwhile: its value, or
     /// `Waiting` if the pair thread held it.
-    pub higher_meanwhile: Ended<u64>,
-    /// What `lock_both` gave the pair thread once the lower mutex was
+    pub other_meanwhile: Ended<u64>,
+    /// What `lock_both` gave the pair thread once the held mutex was
     /// free: the two values, in the order named.
     pub pair: Ended<(u64, u64)>,
 }
@@ -94,13 +97,13 @@ pub fn pair_values(seed: Seed) -> [u64; 2] {
 }
 
 /// The verdict on a pair probe: `Err` with the reason when `lock_both`
-/// held the higher mutex while it waited for the lower one, or gave the
-/// wrong values.
+/// held the higher mutex while it waited for the lower one, waited for
+/// the higher one without holding the lower, or gave the wrong values.
 pub fn judge_pair_probe(seed: Seed, probe: &[PairOrder]) -> Result<(), String> {
     let values = pair_values(seed);
-    if probe.len() != 2 {
+    if probe.len() != 4 {
         return Err(format!(
-            "the pair probe recorded {} orders, not 2",
+            "the pair probe recorded {} orders, not 4",
             probe.len()
         ));
     }
@@ -111,22 +114,31 @@ pub fn judge_pair_probe(seed: Seed, probe: &[PairOrder]) -> Result<(), String> {
         } else {
             "lock_both(lower, higher)"
         };
-        match &order.higher_meanwhile {
-            Ended::Returned(value) if *value == values[1] => {}
-            Ended::Returned(value) => {
+        match (order.held, &order.other_meanwhile) {
+            (0, Ended::Returned(value)) if *value == values[1] => {}
+            (0, Ended::Returned(value)) => {
                 return Err(format!(
                     "while {call} waited, the higher mutex was locked and held {value}, not {}",
                     values[1]
                 ));
             }
-            Ended::Waiting => {
+            (0, Ended::Waiting) => {
                 return Err(format!(
                     "{call} held the higher mutex while it waited for the lower one: two threads naming one pair in opposite orders can each hold one and wait for the other. Lock the mutex at the lower address first, whatever order they are named in"
                 ));
             }
-            Ended::Panicked(message) => {
+            // Only where the pair thread was seen waiting for the higher
+            // mutex is it known to have had its chance at the lower one.
+            (_, Ended::Waiting) => {}
+            (_, Ended::Returned(_)) if !order.seen_waiting => {}
+            (_, Ended::Returned(_)) => {
                 return Err(format!(
-                    "locking the higher mutex while {call} waited panicked: {message}"
+                    "{call} waited for the higher mutex (another thread held it) without holding the lower one, which a third thread then locked: it did not lock the lower address first, or let it go to wait. With the lower mutex taken first and kept, two threads naming one pair in either order cannot each hold one and wait for the other"
+                ));
+            }
+            (_, Ended::Panicked(message)) => {
+                return Err(format!(
+                    "locking the other mutex while {call} waited panicked: {message}"
                 ));
             }
         }
@@ -381,42 +393,48 @@ mod observe {
 
     impl_lock_after!(Unlocked => Probed);
 
-    /// Whether `lock_both` takes the mutex at the lower address first, for
-    /// both orders of its arguments, decided the same way in every run.
+    /// Whether `lock_both` takes the mutex at the lower address first and
+    /// keeps it, for both orders of its arguments, decided the same way in
+    /// every run.
     ///
     /// Two mutexes live in one array, so the first has the lower address.
-    /// A holder thread locks the lower one. The pair thread calls
-    /// `lock_both` and is watched until it waits on the lower mutex (seen
-    /// through the traps, or in `/proc`): at that point a correct `lock_both` holds nothing,
-    /// and one that locked in another order holds the higher mutex, for
-    /// good. A third thread then locks the higher mutex: it gets it at once,
-    /// or it waits, and the case sees which. Then the holder lets go and the
-    /// pair thread finishes.
+    /// A holder thread locks one of them. The pair thread calls
+    /// `lock_both` and is watched until it waits on the held mutex (seen
+    /// through the traps, or in `/proc`). When the lower one is held, a
+    /// correct `lock_both` then holds nothing, and one that locked in
+    /// another order holds the higher mutex, for good: a third thread that
+    /// locks the higher mutex gets it at once, or waits. When the higher
+    /// one is held, a correct `lock_both` holds the lower one while it
+    /// waits: the third thread, locking the lower mutex, waits; it gets it
+    /// at once from a `lock_both` that took the higher first, or that let
+    /// the lower go to wait. Then the holder lets go and the pair thread
+    /// finishes.
     pub fn pair_probe(seed: xsafe_case::Seed) -> Vec<PairOrder> {
         trapped(|| pair_probe_trapped(seed))
     }
 
     fn pair_probe_trapped(seed: xsafe_case::Seed) -> Vec<PairOrder> {
         let values = pair_values(seed);
-        [(1, 0), (0, 1)]
+        [(0, (1, 0)), (0, (0, 1)), (1, (1, 0)), (1, (0, 1))]
             .into_iter()
-            .map(|(first, second)| {
+            .map(|(kept, (first, second))| {
                 let mutexes = in_arena([
                     OrderedMutex::<Probed, u64>::new(values[0]),
                     OrderedMutex::<Probed, u64>::new(values[1]),
                 ]);
-                let (lower, higher) = (memory_of(&mutexes[0]), memory_of(&mutexes[1]));
+                let memory = [memory_of(&mutexes[0]), memory_of(&mutexes[1])];
                 assert!(
-                    lower.start < higher.start,
+                    memory[0].start < memory[1].start,
                     "an array's first element comes first"
                 );
+                let other = 1 - kept;
                 let (held, holding) = mpsc::channel();
                 let (release, released) = mpsc::channel::<()>();
                 let holder = {
                     let mutexes = Arc::clone(&mutexes);
                     thread::spawn(move || {
                         with_token(|token| {
-                            let (_lower, _) = mutexes[0].lock(token);
+                            let (_kept, _) = mutexes[kept].lock(token);
                             let _ = held.send(());
                             let _ = released.recv();
                         })
@@ -434,20 +452,21 @@ mod observe {
                         })
                     })
                 };
-                let seen_waiting = holding && pair.until_sleeping_on(&lower, PROMPT);
+                let seen_waiting = holding && pair.until_sleeping_on(&memory[kept], PROMPT);
                 let mut meanwhile = {
                     let mutexes = Arc::clone(&mutexes);
-                    watch(move || with_token(|token| *mutexes[1].lock(token).0))
+                    watch(move || with_token(|token| *mutexes[other].lock(token).0))
                 };
-                let higher_meanwhile = meanwhile.ended_or_sleeping_on(&higher, PROMPT);
+                let other_meanwhile = meanwhile.ended_or_sleeping_on(&memory[other], PROMPT);
                 let _ = release.send(());
                 let _ = holder.join();
                 let pair = pair.ended_within(PROMPT);
                 let _ = meanwhile.ended_within(PROMPT);
                 PairOrder {
                     named: (first, second),
+                    held: kept,
                     seen_waiting,
-                    higher_meanwhile,
+                    other_meanwhile,
                     pair,
                 }
             })

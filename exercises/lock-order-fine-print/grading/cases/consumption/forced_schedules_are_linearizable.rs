@@ -8,7 +8,10 @@
 //! calls one after another: `balance` of the paying and of the receiving
 //! account, `history`, a
 //! `{:?}` of the bank where it has `Debug`, a transfer that drains the
-//! paying account, and `balance` again. Each either returns while the
+//! paying account, a transfer between two other accounts, `history` and
+//! `balance` again; a refused transfer is stopped the same way, with
+//! `history`, a deposit into the account that refused it, `history` and
+//! `balance` as the other calls. Each either returns while the
 //! transfer is stopped or waits (seen spinning through the traps, or
 //! asleep in the kernel through `/proc` where there is one; what shows
 //! neither within a bound is taken to wait, so the case fails only on what
@@ -23,8 +26,12 @@
 //! are released (a `balance` shows the money moved, a `history` after it
 //! does not show the transfer), or a balance checked before the accounts
 //! are locked (the drain empties the account between the check and the
-//! move, and the transfer then moves money that is not there), is seen on
-//! every run: the stop that splits it is one of the k tried. A call still
+//! move, and the transfer then moves money that is not there), a history
+//! copied out and stored back (the transfer between the other accounts,
+//! made meanwhile, is lost), or a history entry written before the
+//! transfer is known to be made (a refused transfer shows in a `history`
+//! made during its stop), is seen on every run: the stop that splits it is
+//! one of the k tried. A call still
 //! running 4 s after the stopped one was let go is a deadlock.
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -120,6 +127,13 @@ struct Inputs {
     start: Vec<u64>,
     before: Move,
     amount: u64,
+    /// What account 3 pays account 2 during the stop (no more than it
+    /// holds from the start, so it is made in every order).
+    other: u64,
+    /// A deposit into account 0 from account 3, and a transfer from
+    /// account 0 that is refused before the deposit and made after it.
+    deposit: u64,
+    over: u64,
 }
 
 fn inputs(seed: Seed) -> Inputs {
@@ -127,10 +141,16 @@ fn inputs(seed: Seed) -> Inputs {
     let start: Vec<u64> = (0..4).map(|_| rng.u64(1_000..1_000_000)).collect();
     let before = (2, 3, rng.u64(1..=start[2]));
     let amount = rng.u64(1..start[0]);
+    let other = rng.u64(1..=start[3] / 2);
+    let deposit = rng.u64(1..=start[3] / 2);
+    let over = start[0] + rng.u64(1..=deposit);
     Inputs {
         start,
         before,
         amount,
+        other,
+        deposit,
+        over,
     }
 }
 
@@ -141,17 +161,34 @@ fn inputs(seed: Seed) -> Inputs {
 fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
     let transfer = Call::Transfer(0, 1, inputs.amount);
     let drain = Call::Transfer(0, 2, inputs.start[0]);
-    vec![(
-        transfer,
-        vec![
-            Call::Balance(0),
-            Call::Balance(1),
-            Call::History,
-            Call::Debug,
-            drain,
-            Call::Balance(0),
-        ],
-    )]
+    vec![
+        (
+            transfer,
+            vec![
+                Call::Balance(0),
+                Call::Balance(1),
+                Call::History,
+                Call::Debug,
+                drain,
+                // Other accounts: nothing of the stopped transfer's holds
+                // it up, but a history stored back over it would lose it.
+                Call::Transfer(3, 2, inputs.other),
+                Call::History,
+                Call::Balance(0),
+            ],
+        ),
+        // A refusal is one step too: nothing of it shows in the history,
+        // at any point of it.
+        (
+            Call::Transfer(0, 1, inputs.over),
+            vec![
+                Call::History,
+                Call::Transfer(3, 0, inputs.deposit),
+                Call::History,
+                Call::Balance(0),
+            ],
+        ),
+    ]
 }
 
 /// The observing program's one global allocator (one for all its cases):

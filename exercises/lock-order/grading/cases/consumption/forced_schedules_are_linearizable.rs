@@ -5,7 +5,9 @@
 //! bank in memory whose every access traps (`xsafe_case::pages`), runs one
 //! call on a thread that stops just before its k-th access to the bank's
 //! memory, for k = 1, 2, ... until the call finishes without stopping, and
-//! at each stop runs other calls one after another: `balance`, `audit`, a
+//! at each stop runs other calls one after another: `balance`, `audit`,
+//! `balance` again (a balance kept apart from the books, written after
+//! them, shows an older value than the audit before it), a
 //! `{:?}` of the bank where it has `Debug`, and a transfer that drains the
 //! account the stopped transfer pays from; a refused transfer is stopped
 //! the same way, with a deposit into the account that refused it and an
@@ -139,6 +141,8 @@ fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
             vec![
                 Call::Balance(0),
                 Call::Audit,
+                // After an audit that saw the transfer, a balance must too.
+                Call::Balance(0),
                 Call::Debug,
                 drain,
                 Call::Audit,
