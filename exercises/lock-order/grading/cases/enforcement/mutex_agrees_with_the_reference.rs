@@ -53,6 +53,9 @@ pub enum Formatted {
     Absent,
     Returned,
     Waited,
+    /// Not tried: an earlier `try_lock` or format already waited, and the
+    /// case tries nothing more that could wait (that wait is reported).
+    NotTried,
 }
 
 /// One observation of the script, named by its step.
@@ -291,6 +294,7 @@ macro_rules! script {
                 let mode = if pretty { "{:#?}" } else { "{:?}" };
                 let outcome = match format {
                     None => Formatted::Absent,
+                    Some(_) if GAVE_UP.load(Ordering::SeqCst) => Formatted::NotTried,
                     Some(format) => {
                         let value = Arc::clone(value);
                         patiently(move || format(&value, pretty))
