@@ -1203,10 +1203,9 @@ mod tests {
         }
         let lock = std::ptr::from_ref(shared).addr();
         assert!(
-            reader
-                .last_address()
-                .is_some_and(|address| (lock..lock + size_of::<std::sync::Mutex<u64>>())
-                    .contains(&address)),
+            reader.last_address().is_some_and(|address| (lock..lock
+                + size_of::<std::sync::Mutex<u64>>())
+                .contains(&address)),
             "the waiter spins on the lock's memory"
         );
         go();

@@ -418,20 +418,27 @@ mod observe {
         [(0, (1, 0)), (0, (0, 1)), (1, (1, 0)), (1, (0, 1))]
             .into_iter()
             .map(|(kept, (first, second))| {
-                let mutexes = in_arena([
-                    OrderedMutex::<Probed, u64>::new(values[0]),
-                    OrderedMutex::<Probed, u64>::new(values[1]),
-                ]);
-                let memory = [memory_of(&mutexes[0]), memory_of(&mutexes[1])];
-                assert!(
-                    memory[0].start < memory[1].start,
-                    "an array's first element comes first"
-                );
+                // Each mutex in an allocation (so on pages) of its own: a
+                // thread spinning on one never opens the other's page, where
+                // a thread waiting for the other could read its word and
+                // sleep in the kernel, unseen. Index 0 is the lower address;
+                // the values are written once the order is known.
+                let mut mutexes = [
+                    in_arena(OrderedMutex::<Probed, u64>::new(0)),
+                    in_arena(OrderedMutex::<Probed, u64>::new(0)),
+                ];
+                mutexes.sort_by_key(|mutex| memory_of(&**mutex).start);
+                with_token(|token| {
+                    for (mutex, value) in mutexes.iter().zip(values) {
+                        *mutex.lock(token).0 = value;
+                    }
+                });
+                let memory = [memory_of(&*mutexes[0]), memory_of(&*mutexes[1])];
                 let other = 1 - kept;
                 let (held, holding) = mpsc::channel();
                 let (release, released) = mpsc::channel::<()>();
                 let holder = {
-                    let mutexes = Arc::clone(&mutexes);
+                    let mutexes = mutexes.clone();
                     thread::spawn(move || {
                         with_token(|token| {
                             let (_kept, _) = mutexes[kept].lock(token);
@@ -442,7 +449,7 @@ mod observe {
                 };
                 let holding = holding.recv_timeout(PROMPT).is_ok();
                 let mut pair = {
-                    let mutexes = Arc::clone(&mutexes);
+                    let mutexes = mutexes.clone();
                     watch(move || {
                         with_token(|token| {
                             let (a, b, _) = mutexes[first]
@@ -454,7 +461,7 @@ mod observe {
                 };
                 let seen_waiting = holding && pair.until_sleeping_on(&memory[kept], PROMPT);
                 let mut meanwhile = {
-                    let mutexes = Arc::clone(&mutexes);
+                    let mutexes = mutexes.clone();
                     watch(move || with_token(|token| *mutexes[other].lock(token).0))
                 };
                 let other_meanwhile = meanwhile.ended_or_sleeping_on(&memory[other], PROMPT);
