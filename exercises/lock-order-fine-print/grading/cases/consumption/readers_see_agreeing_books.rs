@@ -17,6 +17,11 @@ use xsafe_case::Seed;
 const ACCOUNTS: usize = 5;
 const WRITERS: usize = 3;
 const TRANSFERS: usize = 1_500;
+/// The most histories the reader takes: as many as there are transfers,
+/// and more. A reader that looked without end, while writers that a busy
+/// machine runs slowly went on, used seconds of the case's processor time
+/// (a history is a copy of every transfer made).
+const MOST_LOOKS: usize = 2 * WRITERS * TRANSFERS;
 
 /// `(from, to, amount)`.
 type Move = (usize, usize, u64);
@@ -110,7 +115,7 @@ pub fn observe(seed: Seed) -> Seen {
                             let (mut asked, mut missing) = (0usize, 0usize);
                             let mut account = 0;
                             // At least one look, however fast the writers are.
-                            while taken == 0 || !stop.load(Ordering::SeqCst) {
+                            while taken == 0 || (!stop.load(Ordering::SeqCst) && taken < MOST_LOOKS) {
                                 for _ in 0..8 {
                                     asked += 1;
                                     if bank.balance(token, account).is_none() {
@@ -127,6 +132,9 @@ pub fn observe(seed: Seed) -> Seen {
                                 } else {
                                     last = Some(history);
                                 }
+                                // Room for the writers, as they leave room
+                                // for it.
+                                thread::yield_now();
                             }
                             kept.extend(last);
                             (kept, taken, asked, missing)

@@ -19,6 +19,11 @@ use xsafe_case::Seed;
 const ACCOUNTS: usize = 5;
 const WRITERS: usize = 3;
 const TRANSFERS: usize = 1_500;
+/// The most looks each reader takes (audits; `balance` calls): as many as
+/// there are transfers, and more. A reader that looked without end, while
+/// writers that a busy machine runs slowly went on, used seconds of the
+/// case's processor time (an audit copies the whole ledger).
+const MOST_LOOKS: usize = 2 * WRITERS * TRANSFERS;
 
 struct Inputs {
     start: Vec<u64>,
@@ -129,7 +134,7 @@ pub fn observe(seed: Seed) -> Seen {
                         let (mut kept, mut taken) = (Vec::new(), 0usize);
                         let mut last = None;
                         // At least one look, however fast the writers are.
-                        while taken == 0 || !done.load(Ordering::SeqCst) {
+                        while taken == 0 || (!done.load(Ordering::SeqCst) && taken < MOST_LOOKS) {
                             let audit = view(bank.audit(&mut token));
                             taken += 1;
                             // Every audit is checked in the judge only if
@@ -140,6 +145,8 @@ pub fn observe(seed: Seed) -> Seen {
                             } else {
                                 last = Some(audit);
                             }
+                            // Room for the writers, as they leave room for it.
+                            thread::yield_now();
                         }
                         kept.extend(last);
                         (kept, taken)
@@ -151,7 +158,7 @@ pub fn observe(seed: Seed) -> Seen {
                         let mut token = LockToken::new();
                         let (mut asked, mut missing, mut formats) = (0usize, 0usize, 0usize);
                         let mut account = 0;
-                        while asked == 0 || !done.load(Ordering::SeqCst) {
+                        while asked == 0 || (!done.load(Ordering::SeqCst) && asked < 8 * MOST_LOOKS) {
                             asked += 1;
                             if bank.balance(&mut token, account).is_none() {
                                 missing += 1;
