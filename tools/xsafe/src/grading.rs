@@ -38,27 +38,33 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     // during the grade makes the record stale rather than wrong.
     let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
     // Miri only when the learner asked for the full grade.
-    let run = |release: bool| {
-        sandboxed(course, exercise, release, full)
+    let run = |release: bool, only: Vec<String>| {
+        sandboxed(course, exercise, release, full, only)
             .and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
     };
-    let result = match run(full) {
+    let result = match run(full, Vec::new()) {
         Ok(grade) => {
             let mut report = ExerciseReport::graded(&grade, Vec::new(), None, started.elapsed());
             // When every case but the release-build ones passed, those
             // alone decide whether the exercise is done: a quick grade
-            // runs them now (a release build, kept warm: about 2 s), so a
-            // learner who is done sees it without knowing about `--full`.
+            // runs them now, and only them (a release build, kept warm),
+            // so a learner who is done sees it without knowing about
+            // `--full`, and the other cases are not run twice.
             let unfinished = report
                 .cases
                 .iter()
                 .any(|case| case.status != xsafe_report::CaseStatus::Passed);
-            if !full
-                && unfinished
-                && only_release_cases_missing(&report)
-                && let Ok(release) = run(true)
-            {
-                report = ExerciseReport::graded(&release, Vec::new(), None, started.elapsed());
+            if !full && unfinished && only_release_cases_missing(&report) {
+                let release_cases: Vec<String> = report
+                    .cases
+                    .iter()
+                    .filter(|case| case.expect == "no-panic")
+                    .map(|case| case.name.clone())
+                    .collect();
+                if let Ok(release) = run(true, release_cases) {
+                    let merged = with_outcomes_of(grade, &release);
+                    report = ExerciseReport::graded(&merged, Vec::new(), None, started.elapsed());
+                }
             }
             State::update(course, |state| {
                 // A quick grade leaves the release-build cases not run: it
@@ -84,13 +90,29 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     }
 }
 
+/// `quick`, with the outcome of every case that `release` graded (the
+/// release-build cases, which the quick grade did not run).
+fn with_outcomes_of(
+    mut quick: xsafe_grade::Grade,
+    release: &xsafe_grade::Grade,
+) -> xsafe_grade::Grade {
+    for (case, outcome) in &mut quick.outcomes {
+        if let Some(graded) = release.outcome(&case.name()) {
+            *outcome = graded.clone();
+        }
+    }
+    quick
+}
+
 /// The engine's request for grading `exercise` as it is, from its sandbox:
-/// with the release-build cases when `release`, under Miri when `miri`.
+/// with the release-build cases when `release`, under Miri when `miri`,
+/// only the cases named in `only` (none named: every case).
 fn sandboxed(
     course: &Course,
     exercise: &Exercise,
     release: bool,
     miri: bool,
+    only: Vec<String>,
 ) -> Result<GradeRequest, String> {
     let lockfile = course.root.join("Cargo.lock");
     let spec = SandboxSpec {
@@ -115,7 +137,7 @@ fn sandboxed(
         seed: None,
         miri,
         full: release,
-        only: Vec::new(),
+        only,
         toolchain: None,
         // The compiler's paths as the learner sees them from the course's
         // root, where `cargo xsafe` runs.
