@@ -117,6 +117,15 @@ pub fn exercises() -> Vec<Exercise> {
         .collect()
 }
 
+/// The exercise called `name` (among those [`exercises`] keeps), or the
+/// message a command-line tool prints when there is none.
+pub fn exercise_named(name: &str) -> Result<Exercise, String> {
+    exercises()
+        .into_iter()
+        .find(|exercise| exercise.name == name)
+        .ok_or_else(|| format!("error: no exercise `{name}`"))
+}
+
 /// The learner files of the exercise at `dir` (the files under its
 /// manifest's `learner_files`), each with its git blob id, as the manifest's
 /// `[starter]` table must list them.
@@ -155,7 +164,26 @@ pub enum Submission<'a> {
     Rewritten(&'a str, &'a [(PathBuf, String)]),
 }
 
-impl Submission<'_> {
+impl<'a> Submission<'a> {
+    /// The submission a command line names: `starter`, `solution`, or one
+    /// of `variants` by its name; or the message to print when it is none
+    /// of these.
+    pub fn named(
+        which: &str,
+        exercise: &Exercise,
+        variants: &'a [Overlay],
+    ) -> Result<Submission<'a>, String> {
+        match which {
+            "starter" => Ok(Submission::Starter),
+            "solution" => Ok(Submission::Solution),
+            name => variants
+                .iter()
+                .find(|variant| variant.name == name)
+                .map(Submission::Variant)
+                .ok_or_else(|| format!("error: {} has no variant `{name}`", exercise.name)),
+        }
+    }
+
     /// `starter`, `solution`, `variant-NAME`.
     pub fn label(&self) -> String {
         match self {

@@ -14,7 +14,7 @@
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, ExitCode};
-use xsafe_grading_proofs::{Submission, course_root, exercises, grade_submission};
+use xsafe_grading_proofs::{Submission, course_root, exercise_named, grade_submission};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,12 +23,12 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let filter = args.get(1).cloned().unwrap_or_default();
-    let Some(exercise) = exercises()
-        .into_iter()
-        .find(|exercise| exercise.name == *name)
-    else {
-        eprintln!("error: no exercise `{name}`");
-        return ExitCode::from(2);
+    let exercise = match exercise_named(name) {
+        Ok(exercise) => exercise,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
     };
     // cargo-mutants lists the mutants of the solution's sources: its own
     // package, and the packages inside it (a learner's macro crate, such

@@ -15,41 +15,33 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use xsafe_grade::Status;
-use xsafe_grading_proofs::{Submission, exercises, grade_submission_with};
+use xsafe_grading_proofs::{Submission, exercise_named, grade_submission_with};
 
 fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The runs, printed, and whether their verdicts agree; or the message
+/// for a command line that does not say what to grade.
+fn run() -> Result<ExitCode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [name, which, toolchain, runs, seed, cases @ ..] = args.as_slice() else {
-        eprintln!("usage: repeat EXERCISE SUBMISSION TOOLCHAIN RUNS SEED CASE...");
-        return ExitCode::from(2);
+        return Err("usage: repeat EXERCISE SUBMISSION TOOLCHAIN RUNS SEED CASE...".to_owned());
     };
-    let Some(exercise) = exercises()
-        .into_iter()
-        .find(|exercise| exercise.name == *name)
-    else {
-        eprintln!("error: no exercise `{name}`");
-        return ExitCode::from(2);
-    };
-    let Ok(runs) = runs.parse::<usize>() else {
-        eprintln!("error: RUNS must be a number, not `{runs}`");
-        return ExitCode::from(2);
-    };
-    let Ok(seed) = u64::from_str_radix(seed.trim_start_matches("0x"), 16) else {
-        eprintln!("error: SEED must be hexadecimal, not `{seed}`");
-        return ExitCode::from(2);
-    };
+    let exercise = exercise_named(name)?;
+    let runs: usize = runs
+        .parse()
+        .map_err(|_| format!("error: RUNS must be a number, not `{runs}`"))?;
+    let seed = u64::from_str_radix(seed.trim_start_matches("0x"), 16)
+        .map_err(|_| format!("error: SEED must be hexadecimal, not `{seed}`"))?;
     let variants = exercise.variants();
-    let submission = match which.as_str() {
-        "starter" => Submission::Starter,
-        "solution" => Submission::Solution,
-        other => match variants.iter().find(|variant| variant.name == other) {
-            Some(variant) => Submission::Variant(variant),
-            None => {
-                eprintln!("error: {} has no variant `{other}`", exercise.name);
-                return ExitCode::from(2);
-            }
-        },
-    };
+    let submission = Submission::named(which, &exercise, &variants)?;
     let toolchain = Some(toolchain.clone());
     // Each distinct line of verdicts, and in how many runs it came.
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -87,12 +79,12 @@ fn main() -> ExitCode {
         seen.len()
     );
     if seen.len() == 1 {
-        ExitCode::SUCCESS
+        Ok(ExitCode::SUCCESS)
     } else {
         for (line, count) in &seen {
             println!("  {count} x {line}");
         }
-        ExitCode::from(1)
+        Ok(ExitCode::from(1))
     }
 }
 

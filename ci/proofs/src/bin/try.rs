@@ -6,34 +6,29 @@
 //! ```
 
 use std::process::ExitCode;
-use xsafe_grading_proofs::{Submission, describe, exercises, grade_submission};
+use xsafe_grading_proofs::{Submission, describe, exercise_named, grade_submission};
 
 fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The grade, printed; or the message for a command line that names no
+/// exercise or submission.
+fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(name) = args.first() else {
-        eprintln!("usage: try EXERCISE [starter|solution|VARIANT] [TOOLCHAIN]");
-        return ExitCode::from(2);
-    };
-    let Some(exercise) = exercises()
-        .into_iter()
-        .find(|exercise| exercise.name == *name)
-    else {
-        eprintln!("error: no exercise `{name}`");
-        return ExitCode::from(2);
-    };
+    let name = args
+        .first()
+        .ok_or("usage: try EXERCISE [starter|solution|VARIANT] [TOOLCHAIN]")?;
+    let exercise = exercise_named(name)?;
     let variants = exercise.variants();
     let which = args.get(1).map_or("solution", String::as_str);
-    let submission = match which {
-        "starter" => Submission::Starter,
-        "solution" => Submission::Solution,
-        name => match variants.iter().find(|variant| variant.name == name) {
-            Some(variant) => Submission::Variant(variant),
-            None => {
-                eprintln!("error: {} has no variant `{name}`", exercise.name);
-                return ExitCode::from(2);
-            }
-        },
-    };
+    let submission = Submission::named(which, &exercise, &variants)?;
     let toolchain = args.get(2).cloned();
     let started = std::time::Instant::now();
     let grade = grade_submission(&exercise, submission, &toolchain);
@@ -46,5 +41,5 @@ fn main() -> ExitCode {
         grade.manifest.total_points(),
         started.elapsed().as_secs_f64()
     );
-    ExitCode::SUCCESS
+    Ok(())
 }
