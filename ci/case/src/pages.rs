@@ -83,6 +83,20 @@ pub struct Accesses {
     pub whole: bool,
 }
 
+/// One read of a value made inside [`paged`], in a [`stop_at_access`]
+/// session that never stops: `whole` with a count of 1 where every access
+/// to the arena traps and the program's global allocator is [`Paged`]
+/// (or wraps it); not `whole` where accesses cannot be trapped here at
+/// all. A case asks this before it relies on the finer session.
+pub fn trial_access() -> Accesses {
+    let probe = paged(|| Box::new(0_u64));
+    let (_, trial) = stop_at_access(usize::MAX, || {
+        // SAFETY: a live box's value, read once.
+        unsafe { std::ptr::read_volatile(&*probe) }
+    });
+    trial
+}
+
 /// Trapped accesses after which a counting thread ([`counter`]) that has
 /// not finished is taken to spin, waiting for a lock: while the watched
 /// thread is stopped it is parked until [`go`], and otherwise it sleeps a

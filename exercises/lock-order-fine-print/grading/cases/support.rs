@@ -223,12 +223,7 @@ mod observe {
     /// [`in_arena`] spin through the traps, and [`Watched`] sees them.
     pub fn trapped<R>(work: impl FnOnce() -> R) -> R {
         use xsafe_case::pages;
-        // Can accesses be trapped here at all?
-        let probe = pages::paged(|| Box::new(0_u64));
-        let (_, trial) = pages::stop_at_access(usize::MAX, || {
-            // SAFETY: a live box's value, read once.
-            unsafe { std::ptr::read_volatile(&*probe) }
-        });
+        let trial = pages::trial_access();
         if !(trial.whole && trial.count == 1) {
             return work();
         }

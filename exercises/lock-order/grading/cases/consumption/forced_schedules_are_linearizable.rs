@@ -215,11 +215,7 @@ pub fn observe(seed: Seed) -> Seen {
     let patience = Duration::from_secs(PATIENCE_SECONDS);
 
     // Can accesses be trapped here at all?
-    let probe = pages::paged(|| Box::new(0_u64));
-    let (_, trial) = pages::stop_at_access(usize::MAX, || unsafe {
-        // SAFETY: a live box's value, read once.
-        std::ptr::read_volatile(&*probe)
-    });
+    let trial = pages::trial_access();
     if !trial.whole {
         return Seen::NotMeasured;
     }
