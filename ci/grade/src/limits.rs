@@ -401,9 +401,10 @@ pub fn run_bounded_bytes(
 }
 
 /// Whether a child ended by the kernel's processor time limit
-/// (`RLIMIT_CPU`): SIGXCPU at the soft limit, SIGKILL at the hard one, or
-/// the status a sandbox reports for a child that met either (128 plus the
-/// signal's number).
+/// (`RLIMIT_CPU`): SIGXCPU at the soft limit, or the status a sandbox
+/// reports for a child it killed (128 plus the signal's number). A process
+/// that ignores SIGXCPU meets SIGKILL at the hard limit a second later,
+/// and is reported as killed by a signal, not as over this limit.
 fn by_processor_limit(status: ExitStatus) -> bool {
     #[cfg(unix)]
     {
