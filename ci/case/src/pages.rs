@@ -254,7 +254,7 @@ mod unix {
     use super::{Accesses, CountReader, Counter, Touched};
     use std::alloc::Layout;
     use std::cell::Cell;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
     use std::sync::{Mutex, PoisonError};
 
     /// Pages reserved for the arena (nothing is committed until touched):
@@ -279,8 +279,19 @@ mod unix {
     static WATCHED: AtomicUsize = AtomicUsize::new(0);
     static TOUCHES: AtomicUsize = AtomicUsize::new(0);
     static STOP_AT: AtomicUsize = AtomicUsize::new(0);
-    static STOPPED: AtomicBool = AtomicBool::new(false);
-    static GO: AtomicBool = AtomicBool::new(false);
+    /// Where the watched thread stands: [`RUNNING`], [`STOPPED`] or
+    /// [`LET_GO`]. One word, not two flags: a reader of two flags could
+    /// take the previous session's "stopped" with the new session's "not
+    /// let go yet" for a stop (seen: a case took a running call for one
+    /// that had ended, then read the bank while the call was stopped
+    /// holding its locks).
+    static STATE: AtomicU8 = AtomicU8::new(RUNNING);
+    /// The watched thread has not stopped (or no session runs).
+    const RUNNING: u8 = 0;
+    /// The watched thread waits for [`go`].
+    const STOPPED: u8 = 1;
+    /// [`go`] was called: the watched thread does not stop, or no longer.
+    const LET_GO: u8 = 2;
     /// A page could not be opened or the arena not protected.
     static BROKEN: AtomicBool = AtomicBool::new(false);
     /// A session runs (its faults in the arena are this module's).
@@ -449,8 +460,9 @@ mod unix {
 
     /// Waits, inside the fault handler, until [`go`].
     fn wait_for_go() {
-        STOPPED.store(true, Ordering::SeqCst);
-        while !GO.load(Ordering::SeqCst) {
+        // A `go` that came first lets it through at once.
+        let _ = STATE.compare_exchange(RUNNING, STOPPED, Ordering::SeqCst, Ordering::SeqCst);
+        while STATE.load(Ordering::SeqCst) == STOPPED {
             let pause = libc::timespec {
                 tv_sec: 0,
                 tv_nsec: 200_000,
@@ -594,8 +606,7 @@ mod unix {
         FINE.store(fine, Ordering::SeqCst);
         TOUCHES.store(0, Ordering::SeqCst);
         STOP_AT.store(stop, Ordering::SeqCst);
-        STOPPED.store(false, Ordering::SeqCst);
-        GO.store(false, Ordering::SeqCst);
+        STATE.store(RUNNING, Ordering::SeqCst);
         BROKEN.store(false, Ordering::SeqCst);
         // SAFETY: pthread_self has no preconditions.
         WATCHED.store(unsafe { libc::pthread_self() } as usize, Ordering::SeqCst);
@@ -877,13 +888,13 @@ mod unix {
                     // SAFETY: nanosleep is async-signal-safe.
                     unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
                 };
-                if count > super::SPINNING && STOPPED.load(Ordering::SeqCst) {
+                if count > super::SPINNING && STATE.load(Ordering::SeqCst) == STOPPED {
                     // A thread spinning for a lock would keep opening the
                     // lock's page for one instruction after another, and
                     // another thread's futex could read the word in such
                     // a moment and sleep for real, unseen. Parked, it
                     // opens nothing.
-                    while !GO.load(Ordering::SeqCst) {
+                    while STATE.load(Ordering::SeqCst) == STOPPED {
                         pause(200_000);
                     }
                 } else if count > super::SPINNING {
@@ -953,12 +964,12 @@ mod unix {
     /// Whether the thread of [`stop_at`] or [`stop_at_access`] is stopped
     /// now.
     pub fn stopped() -> bool {
-        STOPPED.load(Ordering::SeqCst) && !GO.load(Ordering::SeqCst)
+        STATE.load(Ordering::SeqCst) == STOPPED
     }
 
     /// Lets the thread of [`stop_at`] or [`stop_at_access`] go on.
     pub fn go() {
-        GO.store(true, Ordering::SeqCst);
+        STATE.store(LET_GO, Ordering::SeqCst);
     }
 }
 
