@@ -119,6 +119,13 @@ pub struct Case {
     /// fails the case.
     #[serde(default)]
     pub miri: bool,
+    /// For a behaviour case: a long sweep (many stops, large sizes) that
+    /// the learner's re-grade on each save leaves out, to answer within a
+    /// second; it runs once every other case passes, in `cargo xsafe check
+    /// --full` and in the instructor's grader. Its verdict is the same
+    /// wherever it runs.
+    #[serde(default)]
+    pub sweep: bool,
 }
 
 fn one() -> u32 {
@@ -388,6 +395,13 @@ impl Manifest {
             if case.miri && case.expect != Expect::Pass {
                 return Err(format!(
                     "case {} has `miri = true`, but only behaviour cases run: Miri has nothing to run in a {} case",
+                    case.name(),
+                    case.expect.as_str()
+                ));
+            }
+            if case.sweep && case.expect != Expect::Pass {
+                return Err(format!(
+                    "case {} has `sweep = true`, but only behaviour cases run: a {} case has no run to leave out of a quick grade",
                     case.name(),
                     case.expect.as_str()
                 ));

@@ -58,10 +58,12 @@ pub struct GradeRequest {
     /// Whether the cases marked `miri` also run under Miri (where the
     /// machine has it).
     pub miri: bool,
-    /// Whether the cases that build the crate again in release mode run
-    /// (`no-panic`, see `no_panic`): the instructor's grader and
-    /// `cargo xsafe check --full` ask for them; the learner's re-grade on
-    /// each save leaves them not run, to stay fast.
+    /// Whether the cases that build the crate again in release mode
+    /// (`no-panic`, see `no_panic`) and the long sweeps (behaviour cases
+    /// marked `sweep`) run: the instructor's grader and `cargo xsafe check
+    /// --full` ask for them; the learner's re-grade on each save leaves
+    /// them not run, to stay fast, and asks for them alone once every
+    /// other case passes.
     pub full: bool,
     /// Grade only these cases (by name); every case when empty.
     pub only: Vec<String>,
@@ -155,6 +157,11 @@ struct Plan {
 }
 
 impl Plan {
+    /// Whether the request asks for `case` (it names no case, or this one).
+    fn asked_for(&self, case: &Case) -> bool {
+        self.request.only.is_empty() || self.request.only.contains(&case.name())
+    }
+
     /// The exercise's reference solution (`solutions/NAME` beside the
     /// pristine exercise's `exercises/NAME`), when the course has it.
     fn solution(&self) -> Option<PathBuf> {
@@ -299,7 +306,16 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
             .collect()
     };
     let compile_fail = of(Expect::CompileFail);
-    let behaviour = of(Expect::Pass);
+    // Every behaviour case is built, whichever run: the observing program
+    // and the judge are then the same for every request on one crate, and
+    // a second request (the learner's tool runs the long cases after the
+    // others pass) finds them built. Which run is `runs`'s business.
+    let behaviour: Vec<Case> = manifest
+        .cases
+        .iter()
+        .filter(|case| case.expect == Expect::Pass)
+        .cloned()
+        .collect();
     let surface = of(Expect::Surface);
     let no_panic = of(Expect::NoPanic);
     let mut expectations = BTreeMap::new();
@@ -387,7 +403,7 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         .manifest
         .cases
         .iter()
-        .filter(|case| plan.request.only.is_empty() || plan.request.only.contains(&case.name()))
+        .filter(|case| plan.asked_for(case))
         .map(|case| {
             let outcome = found.remove(&case.name()).unwrap_or_else(|| {
                 CaseOutcome::new(
@@ -1065,7 +1081,24 @@ fn behave(
         times: Some(&times),
         show: &show,
     };
-    let observations = observe_all(&run, &decided.observable);
+    let (runs, left_out): (Vec<Case>, Vec<Case>) = decided
+        .observable
+        .iter()
+        .filter(|case| plan.asked_for(case))
+        .cloned()
+        .partition(|case| plan.request.full || !case.sweep);
+    for case in left_out {
+        found.insert(
+            case.name(),
+            CaseOutcome::new(
+                Status::NotRun(
+                    "a quick grade leaves out this long case: it runs once every other case passes, and in `cargo xsafe check --full` and the instructor's grader".to_owned(),
+                ),
+                String::new(),
+            ),
+        );
+    }
+    let observations = observe_all(&run, &runs);
     for (case, outcome) in judge_all(&run, observations) {
         found.insert(case.name(), outcome);
     }
@@ -1401,7 +1434,7 @@ fn every_case(plan: &Plan, status: &Status, details: String) -> Grade {
         .manifest
         .cases
         .iter()
-        .filter(|case| plan.request.only.is_empty() || plan.request.only.contains(&case.name()))
+        .filter(|case| plan.asked_for(case))
         .map(|case| {
             (
                 case.clone(),

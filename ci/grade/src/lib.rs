@@ -54,7 +54,7 @@ pub mod trusted;
 
 /// Whether `XSAFE_TIMINGS` asks for the time of each phase, job, step and
 /// case on standard error (for diagnosis only: no verdict reads it).
-pub(crate) fn timings_wanted() -> bool {
+pub fn timings_wanted() -> bool {
     std::env::var_os("XSAFE_TIMINGS").is_some()
 }
 

@@ -34,6 +34,10 @@ pub enum Event {
     Saved,
     /// The file watcher failed.
     WatchFailed(String),
+    /// A grade's quick part ended: its report, while the cases it left
+    /// for last (release builds, long sweeps) run. [`Event::Graded`]
+    /// follows.
+    QuickGraded(Graded),
     /// A grade ended.
     Graded(Graded),
 }
@@ -97,8 +101,11 @@ impl App {
             let started = Instant::now();
             // A bug of the tool or the engine must not leave the screen
             // grading forever.
+            let quick = sender.clone();
             let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                grading::grade(&course, index, &toolchain, false)
+                grading::grade_showing(&course, index, &toolchain, false, |graded| {
+                    let _ = quick.send(Event::QuickGraded(graded));
+                })
             }))
             .unwrap_or_else(|payload| {
                 let message = payload

@@ -27,11 +27,25 @@ pub struct Graded {
 
 /// Grades `exercise` (the `index`th of the course) and records the result.
 /// `full` also runs the cases marked `miri` under Miri, where the machine
-/// has it, and the `no-panic` cases, which build the crate in release mode
-/// (slower: `cargo xsafe check --full`). Without it, Miri is not run, and
-/// the `no-panic` cases run only once every other case passes: then they
-/// alone decide whether the exercise is done.
+/// has it, the `no-panic` cases, which build the crate in release mode,
+/// and the long sweeps (cases marked `sweep`): `cargo xsafe check --full`.
+/// Without it, Miri is not run, and the release-build cases and the sweeps
+/// (the *deferred* cases) run only once every other case passes: then
+/// they alone decide whether the exercise is done.
 pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Graded {
+    grade_showing(course, index, toolchain, full, |_| {})
+}
+
+/// [`grade`], handing `quick` the quick grade's report first when the
+/// deferred cases run after it: the screen shows what the learner's edit
+/// changed without waiting for the long cases.
+pub fn grade_showing(
+    course: &Course,
+    index: usize,
+    toolchain: &str,
+    full: bool,
+    quick: impl FnOnce(Graded),
+) -> Graded {
     let exercise = &course.exercises[index];
     let started = Instant::now();
     // The key of the content graded: taken before the grade, so that a save
@@ -44,37 +58,41 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
     };
     let result = match run(full, Vec::new()) {
         Ok(grade) => {
+            let deferred = deferred_cases(&grade);
             let mut report = ExerciseReport::graded(&grade, Vec::new(), None, started.elapsed());
-            // When every case but the release-build ones passed, those
-            // alone decide whether the exercise is done: a quick grade
-            // runs them now, and only them (a release build, kept warm),
-            // so a learner who is done sees it without knowing about
-            // `--full`, and the other cases are not run twice.
+            // When every case but the deferred ones passed, those alone
+            // decide whether the exercise is done: a quick grade runs them
+            // now, and only them (the builds are kept warm), so a learner
+            // who is done sees it without knowing about `--full`, and the
+            // other cases are not run twice. The screen shows the quick
+            // grade meanwhile.
             let unfinished = report
                 .cases
                 .iter()
                 .any(|case| case.status != xsafe_report::CaseStatus::Passed);
-            if !full && unfinished && only_release_cases_missing(&report) {
-                let release_cases: Vec<String> = report
-                    .cases
-                    .iter()
-                    .filter(|case| case.expect == "no-panic")
-                    .map(|case| case.name.clone())
-                    .collect();
-                if let Ok(release) = run(true, release_cases) {
+            if !full && unfinished && only_deferred_cases_missing(&report, &deferred) {
+                if xsafe_grade::timings_wanted() {
+                    eprintln!("quick grade shown: {:?}", started.elapsed());
+                }
+                quick(Graded {
+                    index,
+                    result: Ok(report.clone()),
+                    took: started.elapsed(),
+                });
+                if let Ok(release) = run(true, deferred.clone()) {
                     let merged = with_outcomes_of(grade, &release);
                     report = ExerciseReport::graded(&merged, Vec::new(), None, started.elapsed());
                 }
             }
             State::update(course, |state| {
-                // A quick grade leaves the release-build cases not run: it
-                // must not undo a full grade of the same content that
-                // passed them, or `--full` could never mark it done.
+                // A quick grade leaves the deferred cases not run: it must
+                // not undo a full grade of the same content that passed
+                // them, or `--full` could never mark it done.
                 let keeps_full = !full
                     && state
                         .recorded(exercise, &key)
                         .is_some_and(progress::Recorded::complete)
-                    && only_release_cases_missing(&report);
+                    && only_deferred_cases_missing(&report, &deferred);
                 if !keeps_full {
                     state.record(exercise, key, &report);
                 }
@@ -88,6 +106,18 @@ pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Grad
         result,
         took: started.elapsed(),
     }
+}
+
+/// The cases a quick grade leaves to run once every other case passes:
+/// the release-build (`no-panic`) cases and the long sweeps.
+fn deferred_cases(grade: &xsafe_grade::Grade) -> Vec<String> {
+    grade
+        .outcomes
+        .iter()
+        .map(|(case, _)| case)
+        .filter(|case| case.expect == xsafe_grade::Expect::NoPanic || case.sweep)
+        .map(|case| case.name())
+        .collect()
 }
 
 /// `quick`, with the outcome of every case that `release` graded (the
@@ -145,16 +175,16 @@ fn sandboxed(
     })
 }
 
-/// Whether every case of `report` that did not pass is a release-build
-/// case (`no-panic`) that a quick grade does not run.
-fn only_release_cases_missing(report: &ExerciseReport) -> bool {
+/// Whether every case of `report` that did not pass is one of the
+/// `deferred` cases (release-build cases and sweeps), not run.
+fn only_deferred_cases_missing(report: &ExerciseReport, deferred: &[String]) -> bool {
     report.compiles()
         && report
             .cases
             .iter()
             .filter(|case| case.status != xsafe_report::CaseStatus::Passed)
             .all(|case| {
-                case.expect == "no-panic" && case.status == xsafe_report::CaseStatus::NotRun
+                deferred.contains(&case.name) && case.status == xsafe_report::CaseStatus::NotRun
             })
 }
 
@@ -163,9 +193,9 @@ mod tests {
     use super::*;
     use xsafe_report::{CaseReport, CaseStatus, ExerciseStatus};
 
-    fn case(expect: &str, status: CaseStatus) -> CaseReport {
+    fn case(name: &str, expect: &str, status: CaseStatus) -> CaseReport {
         CaseReport {
-            name: "consumption/x".to_owned(),
+            name: name.to_owned(),
             step: "consumption".to_owned(),
             expect: expect.to_owned(),
             proves: String::new(),
@@ -194,24 +224,37 @@ mod tests {
     }
 
     /// A quick grade keeps a full grade's record only when all it lacks is
-    /// a release-build case it did not run; any other shortfall replaces it.
+    /// a deferred case (release build or sweep) it did not run; any other
+    /// shortfall, a sweep that failed or a case that is not deferred,
+    /// replaces it.
     #[test]
-    fn only_unrun_release_cases_keep_a_full_grade() {
-        let passed = case("pass", CaseStatus::Passed);
-        assert!(only_release_cases_missing(&report(vec![
+    fn only_unrun_deferred_cases_keep_a_full_grade() {
+        let deferred = [
+            "consumption/release".to_owned(),
+            "consumption/sweep".to_owned(),
+        ];
+        let missing = |cases| only_deferred_cases_missing(&report(cases), &deferred);
+        let passed = case("consumption/x", "pass", CaseStatus::Passed);
+        let release = |status| case("consumption/release", "no-panic", status);
+        let sweep = |status| case("consumption/sweep", "pass", status);
+        assert!(missing(vec![passed.clone(), release(CaseStatus::NotRun)]));
+        assert!(missing(vec![
             passed.clone(),
-            case("no-panic", CaseStatus::NotRun),
-        ])));
-        assert!(!only_release_cases_missing(&report(vec![
-            passed.clone(),
-            case("no-panic", CaseStatus::Failed),
-        ])));
-        assert!(!only_release_cases_missing(&report(vec![
-            case("pass", CaseStatus::Failed),
-            case("no-panic", CaseStatus::NotRun),
-        ])));
-        let mut broken = report(vec![case("no-panic", CaseStatus::NotRun)]);
+            release(CaseStatus::NotRun),
+            sweep(CaseStatus::NotRun)
+        ]));
+        assert!(!missing(vec![passed.clone(), release(CaseStatus::Failed)]));
+        assert!(!missing(vec![passed.clone(), sweep(CaseStatus::Failed)]));
+        assert!(!missing(vec![
+            case("consumption/x", "pass", CaseStatus::NotRun),
+            release(CaseStatus::NotRun)
+        ]));
+        assert!(!missing(vec![
+            case("consumption/x", "pass", CaseStatus::Failed),
+            release(CaseStatus::NotRun),
+        ]));
+        let mut broken = report(vec![release(CaseStatus::NotRun)]);
         broken.crate_errors = Some("error".to_owned());
-        assert!(!only_release_cases_missing(&broken));
+        assert!(!only_deferred_cases_missing(&broken, &deferred));
     }
 }

@@ -123,7 +123,7 @@ fn interact(app: &mut App) -> std::io::Result<Next> {
                 standings = app.standings();
                 continue;
             }
-            Event::Saved | Event::WatchFailed(_) => {
+            Event::Saved | Event::WatchFailed(_) | Event::QuickGraded(_) => {
                 standings = app.standings();
                 continue;
             }

@@ -59,6 +59,9 @@ struct Watch {
     /// Whether the running grade is the exercise's first one here (no
     /// generated workspace yet): it builds everything, and takes minutes.
     cold: bool,
+    /// The report shown is the running grade's quick part: the cases it
+    /// left for last (release builds, long sweeps) run now.
+    confirming: bool,
 }
 
 /// How long saves must pause before the files are read: editors write a
@@ -104,10 +107,18 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
                 ));
                 watch.draw(app)?;
             }
+            Some(Event::QuickGraded(graded)) => {
+                // The grade goes on with the deferred cases: shown now,
+                // and the grade's end replaces it.
+                if graded.index == watch.index {
+                    watch.graded(graded, true);
+                    watch.draw(app)?;
+                }
+            }
             Some(Event::Graded(graded)) => {
                 app.graded();
                 if graded.index == watch.index {
-                    watch.graded(graded);
+                    watch.graded(graded, false);
                 }
                 if watch.changed_since_grade(app) {
                     watch.start_grade(app);
@@ -133,6 +144,7 @@ impl Watch {
             settle: None,
             status_row: None,
             cold: false,
+            confirming: false,
         }
     }
 
@@ -197,8 +209,13 @@ impl Watch {
         app.grade(self.index);
     }
 
-    fn graded(&mut self, graded: crate::grading::Graded) {
-        self.grades += 1;
+    /// Shows a grade's report: its quick part when `quick` (the grade
+    /// goes on), else the whole grade.
+    fn graded(&mut self, graded: crate::grading::Graded, quick: bool) {
+        self.confirming = quick;
+        if !quick {
+            self.grades += 1;
+        }
         self.took = Some(graded.took);
         match graded.result {
             Ok(report) => {
@@ -542,7 +559,9 @@ impl Watch {
         let text = match app.running {
             Some(running) if running.index == self.index => {
                 let elapsed = running.started.elapsed();
-                let what = if self.cold {
+                let what = if self.confirming {
+                    "Every quick case passes: running the long ones (release builds, sweeps) to confirm".to_owned()
+                } else if self.cold {
                     format!("Grading {} for the first time", exercise.name())
                 } else {
                     format!("Grading {}", exercise.name())
