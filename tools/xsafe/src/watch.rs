@@ -494,6 +494,25 @@ impl Watch {
             (Some(report), None) if self.mode == Mode::Done => {
                 done_section(&mut out, app, self.index, report, room);
             }
+            (Some(report), None) if self.confirming => {
+                // Every quick case passes; the deferred ones run now. They
+                // are not failures: name them, without a verdict.
+                let deferred: Vec<&str> = report
+                    .cases
+                    .iter()
+                    .filter(|case| case.status == xsafe_report::CaseStatus::NotRun)
+                    .map(|case| case.name.as_str())
+                    .collect();
+                out.text(
+                    0,
+                    &format!(
+                        "✓ Every quick case passes. Confirming with the long ones, which decide whether {} is done: {}.",
+                        exercise.name(),
+                        deferred.join(", ")
+                    ),
+                    Some(Paint::Good),
+                );
+            }
             (Some(report), None) => match report.first_failing() {
                 Some(case) => {
                     if let Some(step) = StepName::parse(&case.step) {
@@ -560,7 +579,7 @@ impl Watch {
             Some(running) if running.index == self.index => {
                 let elapsed = running.started.elapsed();
                 let what = if self.confirming {
-                    "Every quick case passes: running the long ones (release builds, sweeps) to confirm".to_owned()
+                    "Running the long cases".to_owned()
                 } else if self.cold {
                     format!("Grading {} for the first time", exercise.name())
                 } else {
