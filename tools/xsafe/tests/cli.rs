@@ -695,6 +695,27 @@ fn check_grades_the_current_exercise() {
         serde_json::from_slice(&output.stdout).expect("JSON on stdout");
     assert_eq!(reports[0]["name"], "ordered-tree");
     assert_eq!(reports[0]["cases"][2]["status"], "failed");
+    // The long sweeps are left out of a quick grade while other cases
+    // fail, and say so; the release-build cases likewise.
+    let cases = reports[0]["cases"].as_array().expect("cases");
+    let case = |name: &str| {
+        cases
+            .iter()
+            .find(|case| case["name"] == name)
+            .unwrap_or_else(|| panic!("no case {name} in {cases:?}"))
+    };
+    let sweep = case("consumption/steps_cost_the_same_at_every_size");
+    assert_eq!(sweep["status"], "not-run", "{sweep}");
+    assert!(
+        sweep["reason"]
+            .as_str()
+            .is_some_and(|reason| reason.contains("a quick grade leaves out this long case")),
+        "{sweep}"
+    );
+    assert_eq!(
+        case("consumption/min_max_cannot_panic")["status"],
+        "not-run"
+    );
 }
 
 /// A syntax error: `check` says the crate does not compile, with the

@@ -1,6 +1,6 @@
 //! Proves consumption: a step of `range` and of `iter` costs the same in a
 //! set of 1,023 keys and in one of 8,191: an iterator keeps where it is
-//! and goes on from there, so `STEPS` steps read about as much memory in
+//! and goes on from there, so 200 steps read about as much memory in
 //! both. An iterator that finds each next key again from the root (a
 //! successor search per step) reads a path per step, which is 13 levels
 //! long in the larger set against 10 in the smaller, so its steps cost
