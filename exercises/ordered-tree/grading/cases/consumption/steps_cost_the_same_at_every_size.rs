@@ -1,21 +1,26 @@
 //! Proves consumption: a step of `range` and of `iter` costs the same in a
-//! set of 1,023 keys and in one of 8,191: an iterator keeps where it is
-//! and goes on from there, so 200 steps read about as much memory in
-//! both. An iterator that finds each next key again from the root (a
-//! successor search per step) reads a path per step, which is 13 levels
-//! long in the larger set against 10 in the smaller, so its steps cost
-//! about 30 % more there; one that walks the set for each step costs eight
-//! times more.
+//! small set and in a large one: an iterator keeps where it is and goes
+//! on from there. Measured twice:
 //!
-//! What is counted is every access the steps make to the set's memory,
-//! not comparisons and not distinct pages (a search from the root reads
-//! pages it read before): the case builds each set with every allocation
-//! on pages of its own, protects them, and traps each load and store
-//! (`xsafe_case::pages::stop_at_access`, Linux on x86_64 only). Only the
-//! steps are counted: the iterator is made, and moved to the middle of
-//! the set, before the count starts. The count depends on what the code
-//! reads, not on time. Where accesses cannot be trapped, nothing is
-//! counted and the case checks only the keys the steps yield.
+//! - 200 steps from the middle of balanced sets of 1,023 and 8,191 keys.
+//!   An iterator that finds each next key again from the root (a
+//!   successor search per step) reads a path per step, 13 levels long in
+//!   the larger set against 10, so its steps cost about 30 % more there;
+//! - 16 steps from the start of sets of 128 and 1,024 keys inserted in
+//!   decreasing order (a plain search tree is then one long left path,
+//!   whose nodes all wait on the iterator's stack). An iterator that takes
+//!   from the bottom of its stack (`remove(0)`, `insert(0, ..)`) moves the
+//!   whole stack at each step, eight times more memory in the larger set.
+//!
+//! What is counted is every access the steps make to the set's memory and
+//! to the iterator's own (both allocated in the case's arena), not
+//! comparisons and not distinct pages (a search from the root reads pages
+//! it read before): the case protects the arena's pages and traps each
+//! load and store (`xsafe_case::pages::stop_at_access`, Linux on x86_64
+//! only). Only the steps are counted: the iterator is made, and moved to
+//! where the steps start, before the count starts. The count depends on
+//! what the code reads, not on time. Where accesses cannot be trapped,
+//! nothing is counted and the case checks only the keys the steps yield.
 use crate::support::balanced_order;
 use serde::{Deserialize, Serialize};
 use xsafe_case::Seed;
@@ -23,13 +28,19 @@ use xsafe_case::Seed;
 /// The two sizes, in levels of a perfectly balanced tree.
 const LEVELS: [u32; 2] = [10, 13];
 
-/// How many steps are counted at each size.
+/// How many steps are counted at each size of the balanced sets.
 const STEPS: usize = 200;
+
+/// The sizes of the sets built in decreasing order, and how many steps
+/// are counted from their start.
+const CHAINS: [usize; 2] = [128, 1_024];
+const CHAIN_STEPS: usize = 16;
 
 /// How much more the steps may read in the larger set: 10 % of what they
 /// read in the smaller one, and `SLACK` accesses more (an iterator that
 /// keeps its place climbs at most one path more in a taller tree). A
-/// search from the root per step reads about 30 % more.
+/// search from the root per step reads about 30 % more in the balanced
+/// sets; a stack moved at each step, eight times more in the chains.
 const GROWTH_PERCENT: usize = 10;
 const SLACK: usize = 64;
 
@@ -39,8 +50,12 @@ type Stepped = (Vec<u32>, Option<usize>);
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Seen {
-    /// Per size: `range(k..)`'s steps, then `iter()`'s.
+    /// Per size of the balanced sets: `range(k..)`'s steps, then
+    /// `iter()`'s.
     sizes: Vec<[Stepped; 2]>,
+    /// Per size of the sets built in decreasing order: `range(..)`'s
+    /// steps, then `iter()`'s, from the start.
+    chains: Vec<[Stepped; 2]>,
     /// The arena ran out of room (a set that allocates far more than its
     /// nodes): nothing could be counted.
     overflowed: bool,
@@ -57,6 +72,14 @@ fn keys(seed: Seed, levels: u32) -> (Vec<u32>, u32) {
     (held, ranks[count / 2])
 }
 
+/// The keys of a set of `count` keys, in decreasing order (values from
+/// the seed).
+fn chain_keys(seed: Seed, count: usize) -> Vec<u32> {
+    let mut keys = Seed(seed.0 ^ count as u64).ascending(count);
+    keys.reverse();
+    keys
+}
+
 // The observing program's global allocator, `xsafe_case::pages::Paged`,
 // is declared once for all its cases, in `reads_one_path`.
 
@@ -66,16 +89,19 @@ pub fn observe(seed: Seed) -> Seen {
     use xsafe_case::pages::{overflowed, paged, stop_at_access, trial_access};
 
     let counted = trial_access().whole;
-    /// Takes `STEPS` steps of `iter`, counting their accesses.
-    fn steps<'a>(iter: &mut dyn Iterator<Item = &'a u32>, counted: bool) -> Stepped {
-        let mut yielded = Vec::with_capacity(STEPS);
-        let (_, accesses) = stop_at_access(usize::MAX, || {
-            for _ in 0..STEPS {
-                match iter.next() {
-                    Some(&key) => yielded.push(key),
-                    None => break,
+    /// Takes `count` steps of `iter`, counting their accesses; whatever
+    /// the steps allocate is in the arena too.
+    fn steps<'a>(iter: &mut dyn Iterator<Item = &'a u32>, count: usize, counted: bool) -> Stepped {
+        let mut yielded = Vec::with_capacity(count);
+        let (_, accesses) = paged(|| {
+            stop_at_access(usize::MAX, || {
+                for _ in 0..count {
+                    match iter.next() {
+                        Some(&key) => yielded.push(key),
+                        None => break,
+                    }
                 }
-            }
+            })
         });
         (yielded, (counted && accesses.whole).then_some(accesses.count))
     }
@@ -84,19 +110,35 @@ pub fn observe(seed: Seed) -> Seen {
         .map(|&levels| {
             let (held, middle) = keys(seed, levels);
             let set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
-            let mut range = set.range(middle..);
-            let from_range = steps(&mut range, counted);
-            let mut iter = set.iter();
-            // To the middle, uncounted.
-            for _ in 0..held.len() / 2 {
-                iter.next();
-            }
-            let from_iter = steps(&mut iter, counted);
+            let mut range = paged(|| set.range(middle..));
+            let from_range = steps(&mut range, STEPS, counted);
+            let mut iter = paged(|| {
+                let mut iter = set.iter();
+                // To the middle, uncounted.
+                for _ in 0..held.len() / 2 {
+                    iter.next();
+                }
+                iter
+            });
+            let from_iter = steps(&mut iter, STEPS, counted);
+            [from_range, from_iter]
+        })
+        .collect();
+    let chains = CHAINS
+        .iter()
+        .map(|&count| {
+            let held = chain_keys(seed, count);
+            let set: OrderedSet<u32> = paged(|| held.iter().copied().collect());
+            let mut range = paged(|| set.range(..));
+            let from_range = steps(&mut range, CHAIN_STEPS, counted);
+            let mut iter = paged(|| set.iter());
+            let from_iter = steps(&mut iter, CHAIN_STEPS, counted);
             [from_range, from_iter]
         })
         .collect();
     Seen {
         sizes,
+        chains,
         overflowed: overflowed(),
     }
 }
@@ -104,7 +146,7 @@ pub fn observe(seed: Seed) -> Seen {
 pub fn judge(seed: Seed, seen: Seen) {
     assert!(
         !seen.overflowed,
-        "the sets of this case took more than the 16,384 memory pages the case sets aside for them (it builds 9,214 nodes), so what their steps read could not be counted"
+        "the sets of this case took more than the 16,384 memory pages the case sets aside for them (it builds 10,366 nodes, each on a page of its own), so what their steps read could not be counted: does an operation allocate far more than the nodes?"
     );
     assert_eq!(
         seen.sizes.len(),
@@ -140,9 +182,44 @@ pub fn judge(seed: Seed, seen: Seen) {
     }
     let sizes: Vec<String> = LEVELS
         .iter()
-        .map(|&levels| format!("{} keys", (1u32 << levels) - 1))
+        .map(|&levels| format!("balanced set of {} keys", (1u32 << levels) - 1))
         .collect();
-    for (name, counts) in names.iter().zip(&counts) {
+    assert_eq!(
+        seen.chains.len(),
+        CHAINS.len(),
+        "the observation must hold both sets built in decreasing order"
+    );
+    let chain_names = ["range(..)", "iter()"];
+    let mut chain_counts: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
+    for (&count, stepped) in CHAINS.iter().zip(&seen.chains) {
+        let mut sorted = chain_keys(seed, count);
+        sorted.sort_unstable();
+        let expected = &sorted[..CHAIN_STEPS];
+        for (at, (yielded, accesses)) in stepped.iter().enumerate() {
+            let name = chain_names[at];
+            assert_eq!(
+                yielded.as_slice(),
+                expected,
+                "{CHAIN_STEPS} steps of {name} on a set of {count} keys inserted in decreasing order yielded other keys than its first {CHAIN_STEPS} in increasing order"
+            );
+            chain_counts[at].push(*accesses);
+        }
+    }
+    let chain_sizes: Vec<String> = CHAINS
+        .iter()
+        .map(|&count| format!("set of {count} keys inserted in decreasing order"))
+        .collect();
+    let measured = names
+        .iter()
+        .zip(&counts)
+        .map(|(name, counts)| (STEPS, *name, counts, &sizes))
+        .chain(
+            chain_names
+                .iter()
+                .zip(&chain_counts)
+                .map(|(name, counts)| (CHAIN_STEPS, *name, counts, &chain_sizes)),
+        );
+    for (steps, name, counts, sizes) in measured {
         let (Some(Some(small)), Some(Some(large))) = (counts.first(), counts.last()) else {
             // Not counted here: the keys alone were checked.
             continue;
@@ -150,8 +227,8 @@ pub fn judge(seed: Seed, seen: Seen) {
         let allowed = small + small * GROWTH_PERCENT / 100 + SLACK;
         assert!(
             *large <= allowed,
-            "{STEPS} steps of {name} read the set's memory {small} times in a set of {} and {large} times in one of {}, more than the {allowed} allowed: a step should cost the same at every size. \
-             Does each step search for the next key from the root? Keep the nodes still to visit (a stack of the path) and go on from where the last step ended",
+            "{steps} steps of {name} accessed the set's and the iterator's memory {small} times in a {} and {large} times in a {}, more than the {allowed} allowed: a step should cost the same at every size. \
+             Does each step search for the next key from the root, or move the whole stack (`remove(0)`, `insert(0, ..)`)? Keep the nodes still to visit on a stack whose top is its end, and go on from where the last step ended",
             sizes[0],
             sizes[1]
         );

@@ -6,6 +6,11 @@
 //! A route that skipped `insert` would hand out a tree out of order or a
 //! `len` that lies.
 //!
+//! `From<Vec<_>>` builds the very tree `collect()` builds from the same
+//! keys, and `extend` by reference the tree `extend` by value builds: each
+//! key goes through `insert`, in the order given (a `From` that sorts the
+//! keys first builds a tree that is one long path).
+//!
 //! Every route that builds a set from many keys also builds the set
 //! `collect()` builds when keys are equal by `Ord` but not the same: of
 //! such keys, the set holds the first one given, as `insert` keeps the key
@@ -65,6 +70,9 @@ pub struct Seen {
     collected: TreeView,
     extended: TreeView,
     extended_by_ref: Option<TreeView>,
+    /// The set `extended_by_ref` started from, extended by value with the
+    /// same keys: the tree it must equal.
+    extended_by_value: TreeView,
     default: Option<TreeView>,
     /// The copy, and the original after it was edited.
     cloned: Option<(TreeView, TreeView)>,
@@ -95,6 +103,11 @@ pub fn observe(seed: Seed) -> Seen {
     extended.extend(extended_keys.iter().copied());
 
     let probe = Probe::<OrderedSet<u32>>::of();
+    let extended_by_value = {
+        let mut set: OrderedSet<u32> = collected_keys.iter().copied().collect();
+        set.extend(extended_keys.iter().copied());
+        view(&set)
+    };
     let extended_by_ref = {
         let mut set: OrderedSet<u32> = collected_keys.iter().copied().collect();
         (&probe)
@@ -133,6 +146,7 @@ pub fn observe(seed: Seed) -> Seen {
         collected: view(&collected),
         extended: view(&extended),
         extended_by_ref,
+        extended_by_value,
         default,
         cloned,
         from_vec,
@@ -301,6 +315,10 @@ pub fn judge(seed: Seed, seen: Seen) {
     );
     if let Some(tree) = &seen.extended_by_ref {
         assert_eq!(assert_ordered(tree), extended, "extend() with `&key`s must keep the order and count");
+        assert_eq!(
+            tree, &seen.extended_by_value,
+            "extend() with `&key`s must build the very tree extend() by value builds from the same keys (each key through insert, in the order given): here the two trees differ in shape"
+        );
     }
     if let Some(tree) = &seen.default {
         assert_eq!(assert_ordered(tree), Vec::<u32>::new(), "OrderedSet::default() must be empty");
@@ -321,6 +339,10 @@ pub fn judge(seed: Seed, seen: Seen) {
             assert_ordered(tree),
             collected,
             "From<Vec<_>> must give an ordered set of each distinct key once"
+        );
+        assert_eq!(
+            tree, &seen.collected,
+            "From<Vec<_>> must build the very tree collect() builds from the same keys (each key through insert, in the order given), not the same keys in another shape: sorting them first, for one, makes a tree that is one long path"
         );
     }
     let mut round_trip = collected.clone();
