@@ -309,7 +309,7 @@ fn plan(request: &GradeRequest) -> Result<Plan, GradeError> {
     // Every behaviour case is built, whichever run: the observing program
     // and the judge are then the same for every request on one crate, and
     // a second request (the learner's tool runs the long cases after the
-    // others pass) finds them built. Which run is `runs`'s business.
+    // others pass) finds them built. `behave` runs only those asked for.
     let behaviour: Vec<Case> = manifest
         .cases
         .iter()
