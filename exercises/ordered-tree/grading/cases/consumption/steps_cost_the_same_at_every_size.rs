@@ -165,85 +165,88 @@ pub fn judge(seed: Seed, seen: Seen) {
         LEVELS.len(),
         "the observation must hold both sizes"
     );
-    let names = ["range(k..)", "iter()"];
-    let mut counts: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
-    for (&levels, stepped) in LEVELS.iter().zip(&seen.sizes) {
-        let (held, middle) = keys(seed, levels);
-        let mut sorted = held.clone();
-        sorted.sort_unstable();
-        let from = sorted.partition_point(|&key| key < middle);
-        let expected: Vec<u32> = sorted[from..].iter().copied().take(STEPS).collect();
-        let keys = held.len();
-        for (at, (yielded, accesses)) in stepped.iter().enumerate() {
-            let name = names[at];
-            let first = if at == 0 {
-                // `range(k..)` starts at `k`, which the set holds.
-                &expected[..]
-            } else {
-                // `iter()` was moved past the first half of the keys.
-                let start = keys / 2;
-                &sorted[start..(start + STEPS).min(keys)]
-            };
-            assert_eq!(
-                yielded.as_slice(),
-                first,
-                "{STEPS} steps of {name} on a set of {keys} keys yielded other keys than the next {STEPS} in increasing order"
-            );
-            counts[at].push(*accesses);
-        }
-    }
-    let sizes: Vec<String> = LEVELS
-        .iter()
-        .map(|&levels| format!("balanced set of {} keys", (1u32 << levels) - 1))
-        .collect();
     assert_eq!(
         seen.chains.len(),
         CHAINS.len(),
         "the observation must hold both sets built in decreasing order"
     );
-    let chain_names = ["range(..)", "iter()"];
-    let mut chain_counts: [Vec<Option<usize>>; 2] = [Vec::new(), Vec::new()];
-    for (&count, stepped) in CHAINS.iter().zip(&seen.chains) {
-        let mut sorted = chain_keys(seed, count);
-        sorted.sort_unstable();
-        // After the first key, taken before the count.
-        let expected = &sorted[1..=CHAIN_STEPS];
-        for (at, (yielded, accesses)) in stepped.iter().enumerate() {
-            let name = chain_names[at];
-            assert_eq!(
-                yielded.as_slice(),
-                expected,
-                "{CHAIN_STEPS} steps of {name} on a set of {count} keys inserted in decreasing order, after its first key, yielded other keys than its next {CHAIN_STEPS} in increasing order"
-            );
-            chain_counts[at].push(*accesses);
-        }
-    }
-    let chain_sizes: Vec<String> = CHAINS
+    // Each set: what it is, and what `range`'s and `iter`'s steps must
+    // yield in it.
+    let balanced: Vec<(String, [Vec<u32>; 2])> = LEVELS
         .iter()
-        .map(|&count| format!("set of {count} keys inserted in decreasing order"))
+        .map(|&levels| {
+            let (held, middle) = keys(seed, levels);
+            let sorted = ascending(held);
+            // `range(k..)` starts at `k`, which the set holds; `iter()`
+            // was moved past the first half of the keys.
+            let from_middle = sorted.partition_point(|&key| key < middle);
+            let from_half = sorted.len() / 2;
+            (
+                format!("balanced set of {} keys", sorted.len()),
+                [next(&sorted, from_middle, STEPS), next(&sorted, from_half, STEPS)],
+            )
+        })
         .collect();
-    let measured = names
+    let chains: Vec<(String, [Vec<u32>; 2])> = CHAINS
         .iter()
-        .zip(&counts)
-        .map(|(name, counts)| (STEPS, *name, counts, &sizes))
-        .chain(
-            chain_names
-                .iter()
-                .zip(&chain_counts)
-                .map(|(name, counts)| (CHAIN_STEPS, *name, counts, &chain_sizes)),
-        );
-    for (steps, name, counts, sizes) in measured {
-        let (Some(Some(small)), Some(Some(large))) = (counts.first(), counts.last()) else {
-            // Not counted here: the keys alone were checked.
-            continue;
-        };
-        let allowed = small + small * GROWTH_PERCENT / 100 + SLACK;
-        assert!(
-            *large <= allowed,
-            "{steps} steps of {name} accessed the set's and the iterator's memory {small} times in a {} and {large} times in a {}, more than the {allowed} allowed: a step should cost the same at every size. \
-             Does each step search for the next key from the root, or move the whole stack (`remove(0)`, `insert(0, ..)`)? Keep the nodes still to visit on a stack whose top is its end, and go on from where the last step ended",
-            sizes[0],
-            sizes[1]
-        );
+        .map(|&count| {
+            let sorted = ascending(chain_keys(seed, count));
+            // Both after the first key, taken before the count.
+            let after_first = next(&sorted, 1, CHAIN_STEPS);
+            (
+                format!("set of {count} keys inserted in decreasing order"),
+                [after_first.clone(), after_first],
+            )
+        })
+        .collect();
+    for (at, name) in ["range(k..)", "iter()"].into_iter().enumerate() {
+        judge_steps(name, at, STEPS, &balanced, &seen.sizes);
     }
+    for (at, name) in ["range(..)", "iter()"].into_iter().enumerate() {
+        judge_steps(name, at, CHAIN_STEPS, &chains, &seen.chains);
+    }
+}
+
+/// `keys` in increasing order.
+fn ascending(mut keys: Vec<u32>) -> Vec<u32> {
+    keys.sort_unstable();
+    keys
+}
+
+/// The `count` keys of `sorted` from position `from` on.
+fn next(sorted: &[u32], from: usize, count: usize) -> Vec<u32> {
+    sorted[from..].iter().copied().take(count).collect()
+}
+
+/// One iterator (`at` in each set's pair) over both `sets` (the smaller
+/// first): `steps` steps yielded the keys expected, and cost at most
+/// `GROWTH_PERCENT` and `SLACK` more in the larger set.
+fn judge_steps(
+    name: &str,
+    at: usize,
+    steps: usize,
+    sets: &[(String, [Vec<u32>; 2])],
+    stepped: &[[Stepped; 2]],
+) {
+    let mut counts = Vec::new();
+    for ((set, expected), stepped) in sets.iter().zip(stepped) {
+        let (yielded, accesses) = &stepped[at];
+        assert_eq!(
+            yielded, &expected[at],
+            "{steps} steps of {name} on a {set} yielded other keys than the next {steps} in increasing order"
+        );
+        counts.push(*accesses);
+    }
+    let [Some(small), Some(large)] = counts[..] else {
+        // Not counted here: the keys alone were checked.
+        return;
+    };
+    let allowed = small + small * GROWTH_PERCENT / 100 + SLACK;
+    assert!(
+        large <= allowed,
+        "{steps} steps of {name} accessed the set's and the iterator's memory {small} times in a {} and {large} times in a {}, more than the {allowed} allowed: a step should cost the same at every size. \
+         Does each step search for the next key from the root, or move the whole stack (`remove(0)`, `insert(0, ..)`)? Keep the nodes still to visit on a stack whose top is its end, and go on from where the last step ended",
+        sets[0].0,
+        sets[1].0
+    );
 }
