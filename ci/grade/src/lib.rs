@@ -54,12 +54,12 @@ pub mod trusted;
 
 /// Whether `XSAFE_TIMINGS` asks for the time of each phase, job, step and
 /// case on standard error (for diagnosis only: no verdict reads it).
-pub fn timings_wanted() -> bool {
+pub(crate) fn timings_wanted() -> bool {
     std::env::var_os("XSAFE_TIMINGS").is_some()
 }
 
 /// With [`timings_wanted`], prints how long `what` took since `started`.
-pub(crate) fn timing(what: &str, started: std::time::Instant) {
+pub fn timing(what: &str, started: std::time::Instant) {
     if timings_wanted() {
         eprintln!("{what}: {:?}", started.elapsed());
     }

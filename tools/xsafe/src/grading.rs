@@ -71,9 +71,7 @@ pub fn grade_showing(
                 .iter()
                 .any(|case| case.status != xsafe_report::CaseStatus::Passed);
             if !full && unfinished && only_deferred_cases_missing(&report, &deferred) {
-                if xsafe_grade::timings_wanted() {
-                    eprintln!("quick grade shown: {:?}", started.elapsed());
-                }
+                xsafe_grade::timing("quick grade shown", started);
                 quick(Graded {
                     index,
                     result: Ok(report.clone()),
