@@ -37,6 +37,7 @@
 //! grader's that are removed after the job, and reports say what is lost
 //! ([`Isolation::caveat`]).
 
+use crate::job_cache::{JobCache, JobInputs};
 use crate::limits::{Bounded, Bounds, Ending, run_bounded, run_bounded_bytes};
 use crate::toolchain::Toolchain;
 use std::collections::BTreeMap;
@@ -365,6 +366,9 @@ pub struct Confiner {
     /// The grader's own `CARGO_HOME` (see `trusted`), which cargo uses
     /// where there is no view to hold one.
     cargo_home: PathBuf,
+    /// Where jobs' outputs are recorded and replayed, when they may be
+    /// (see `job_cache`).
+    cache: Option<JobCache>,
 }
 
 /// The `CARGO_HOME` a confined cargo sees: a folder that holds only the
@@ -389,6 +393,16 @@ impl Confiner {
             registry: crate::toolchain::registry_dir(),
             scratch: scratch.to_path_buf(),
             cargo_home: cargo_home.to_path_buf(),
+            cache: None,
+        }
+    }
+
+    /// The same confiner, replaying from `cache` the jobs it may (see
+    /// `job_cache`): only under bubblewrap, where no job can reach it.
+    pub fn with_job_cache(&self, cache: JobCache) -> Confiner {
+        Confiner {
+            cache: matches!(self.isolation, Isolation::Bubblewrap { .. }).then_some(cache),
+            ..self.clone()
         }
     }
 
@@ -489,6 +503,16 @@ impl Confiner {
                 )));
             }
         }
+        let cache_key = self.cache_key(job);
+        if let (Some(cache), Some(key)) = (&self.cache, &cache_key)
+            && let Some(output) = cache.replay(key)
+        {
+            crate::timing(
+                &format!("    replayed {}", job.what),
+                std::time::Instant::now(),
+            );
+            return Ok(output);
+        }
         let out = self.fresh_dir("out")?;
         for writable in &job.writes {
             match writable {
@@ -507,25 +531,7 @@ impl Confiner {
         }
         let mut command = Command::new("/bin/sh");
         command.arg("-c").arg(&script).current_dir("/");
-        let mut view = View {
-            reads: job.reads.clone(),
-            tmpfs: vec![(out.clone(), OUT_BYTES)],
-            binds: Vec::new(),
-            tmp_bytes: job.tmp_bytes,
-            // cargo and rustc find themselves through /proc/self/exe.
-            proc: true,
-        };
-        view.reads.push(self.toolchain.sysroot.clone());
-        for writable in &job.writes {
-            match writable {
-                Writable::Fresh { path, seed, bytes } => {
-                    view.tmpfs.push((path.clone(), *bytes));
-                    view.reads.extend(seed.iter().cloned());
-                }
-                Writable::Kept(path) => view.binds.push(path.clone()),
-            }
-        }
-        let command = self.confine(command, &view);
+        let command = self.confine(command, &self.job_view(job, &out));
         let started = std::time::Instant::now();
         let run = run_bounded_bytes(command, job.bounds, None).map_err(JobError::Start);
         crate::timing("    its confined process", started);
@@ -593,7 +599,70 @@ impl Confiner {
             }
             Err(why) => output.unreadable = Some(why),
         }
+        if let (Some(cache), Some(key)) = (&self.cache, &cache_key) {
+            let steps: Vec<String> = job.steps.iter().map(|step| step.name.clone()).collect();
+            cache.record(key, &output, &steps);
+        }
         Ok(output)
+    }
+
+    /// What a job's processes see, its steps' output going to `out`.
+    fn job_view(&self, job: &Job, out: &Path) -> View {
+        let mut view = View {
+            reads: job.reads.clone(),
+            tmpfs: vec![(out.to_path_buf(), OUT_BYTES)],
+            binds: Vec::new(),
+            tmp_bytes: job.tmp_bytes,
+            // cargo and rustc find themselves through /proc/self/exe.
+            proc: true,
+        };
+        view.reads.push(self.toolchain.sysroot.clone());
+        for writable in &job.writes {
+            match writable {
+                Writable::Fresh { path, seed, bytes } => {
+                    view.tmpfs.push((path.clone(), *bytes));
+                    view.reads.extend(seed.iter().cloned());
+                }
+                Writable::Kept(path) => view.binds.push(path.clone()),
+            }
+        }
+        view
+    }
+
+    /// The key under which `job`'s output is recorded, when this confiner
+    /// has a cache and the job may be cached: under bubblewrap, with only
+    /// fresh writable folders (see `job_cache`).
+    fn cache_key(&self, job: &Job) -> Option<String> {
+        let cache = self.cache.as_ref()?;
+        let Isolation::Bubblewrap { user_namespace, .. } = &self.isolation else {
+            return None;
+        };
+        let mut seeds = Vec::new();
+        let mut writes = Vec::new();
+        for writable in &job.writes {
+            match writable {
+                Writable::Fresh { path, seed, .. } => {
+                    writes.push(path.clone());
+                    seeds.extend(seed.iter().cloned());
+                }
+                Writable::Kept(_) => return None,
+            }
+        }
+        // The run's own output folder and nonce, as placeholders.
+        let out = Path::new("/xsafe-job-out");
+        let script = script(job, out, "xsafe-archive-nonce");
+        let sandbox = self.bubblewrap_args(&self.job_view(job, out), *user_namespace);
+        let started = std::time::Instant::now();
+        let key = cache.key(&JobInputs {
+            script: &script,
+            sandbox: &sandbox,
+            toolchain: &self.toolchain.version,
+            reads: &job.reads,
+            seeds: &seeds,
+            writes: &writes,
+        });
+        crate::timing("    its cache key", started);
+        key
     }
 
     /// Writes `program` (its bytes) afresh to a file of the grader's, to be
@@ -981,6 +1050,7 @@ fn works(isolation: &Isolation) -> bool {
         registry: None,
         scratch: std::env::temp_dir(),
         cargo_home: std::env::temp_dir(),
+        cache: None,
     };
     let view = View {
         reads: Vec::new(),

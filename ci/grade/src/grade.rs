@@ -73,6 +73,12 @@ pub struct GradeRequest {
     /// Path prefixes to show differently in the details (such as the
     /// sandbox's folder shown as `exercises/NAME`), longest first.
     pub show_paths: Vec<(PathBuf, String)>,
+    /// The budget, in bytes, of the cache of job outputs in
+    /// `target_dir/job-cache` (see `job_cache`): with
+    /// [`Freshness::PerGrade`] under bubblewrap, a job run before with the
+    /// same inputs and every step a success is replayed from it. No cache
+    /// when 0.
+    pub job_cache_bytes: u64,
 }
 
 /// Why an exercise could not be graded at all (as opposed to graded and
@@ -215,13 +221,19 @@ pub fn grade(request: &GradeRequest) -> Result<Grade, GradeError> {
                 source,
             }
         })?;
-    let confiner = Confiner::new(
+    let mut confiner = Confiner::new(
         Isolation::detect(),
         plan.request.freshness,
         &plan.toolchain,
         &plan.request.work_dir.join("scratch"),
         &cargo_home,
     );
+    if plan.request.freshness == Freshness::PerGrade && plan.request.job_cache_bytes > 0 {
+        confiner = confiner.with_job_cache(crate::job_cache::JobCache::new(
+            &plan.request.target_dir.join("job-cache"),
+            plan.request.job_cache_bytes,
+        ));
+    }
     match phases(&plan, &confiner) {
         Ok(grade) => Ok(without_machine_paths(&plan, grade)),
         Err(Ended::Graded(grade)) => Ok(without_machine_paths(&plan, *grade)),

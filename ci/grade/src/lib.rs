@@ -41,6 +41,7 @@ pub mod confine;
 pub mod depinfo;
 pub mod doc_cache;
 mod grade;
+pub mod job_cache;
 pub mod limits;
 pub mod macros;
 pub mod miri;

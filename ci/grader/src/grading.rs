@@ -43,6 +43,8 @@ pub struct Plan {
     pub seed: Option<u64>,
     /// Whether the cases marked `miri` also run under Miri.
     pub miri: bool,
+    /// The budget of the engine's cache of job outputs (0: none).
+    pub job_cache_bytes: u64,
 }
 
 /// Grades `exercises` (of `plan.course`), calling `progress` as each one
@@ -196,6 +198,7 @@ fn grade_one(plan: &Plan, exercise: &CourseExercise) -> ExerciseReport {
         only: Vec::new(),
         toolchain: plan.toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],
+        job_cache_bytes: plan.job_cache_bytes,
     };
     match grade(&request) {
         Ok(grade) => ExerciseReport::graded(&grade, ignored, reason, started.elapsed()),

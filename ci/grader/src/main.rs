@@ -206,7 +206,20 @@ struct LimitArgs {
     /// not graded.
     #[arg(long, value_name = "KIB", default_value_t = submission::Budget::DEFAULT_BYTES / 1024)]
     max_exercise_size: u64,
+
+    /// MiB the cache of build outputs (TARGET_DIR/job-cache) may hold:
+    /// under bubblewrap, a build, expansion or Miri run whose inputs are
+    /// byte for byte those of an earlier successful one (a re-grade of an
+    /// unchanged submission) is not run again; its cases still run. 0 turns
+    /// it off.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_JOB_CACHE_MIB)]
+    job_cache_size: u64,
 }
+
+/// The cache's default budget: a submission of all six exercises records
+/// about 24 MiB (measured on the reference solutions), so the last 170 or so
+/// submissions graded stay warm.
+const DEFAULT_JOB_CACHE_MIB: u64 = 4096;
 
 impl LimitArgs {
     /// The engine's limits.
@@ -242,6 +255,7 @@ impl LimitArgs {
             ("--tmp-limit", self.tmp_limit.to_string()),
             ("--max-files", self.max_files.to_string()),
             ("--max-exercise-size", self.max_exercise_size.to_string()),
+            ("--job-cache-size", self.job_cache_size.to_string()),
         ]
         .into_iter()
         .flat_map(|(flag, value)| [flag.to_owned(), value])
@@ -754,6 +768,7 @@ fn run(cli: &Cli) -> Result<Report, String> {
         toolchain: cli.toolchain.clone(),
         seed: Some(seed),
         miri: !cli.no_miri,
+        job_cache_bytes: cli.limits.job_cache_size.saturating_mul(1 << 20),
     };
     let bar = progress_bar(selected.len(), "");
     let on_terminal = !bar.is_hidden();

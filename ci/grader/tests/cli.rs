@@ -919,3 +919,75 @@ fn a_bad_shard_is_refused_with_the_reason() {
         stderr(&output)
     );
 }
+
+/// A re-grade of an unchanged submission replays its builds from the job
+/// cache (under bubblewrap) and gives the same report; a byte changed in a
+/// learner file, at the same size and with its times put back, is graded
+/// afresh and loses the points its bug costs.
+#[test]
+fn a_regrade_replays_only_what_is_byte_for_byte_the_same() {
+    let _one = one_at_a_time();
+    let submission = ordered_tree_copy("replayed", true, None);
+    // A work folder of this run's: no entry of an earlier run matches.
+    let work = root().join(format!(
+        "target/xsafe/grader-cli-replay-{}",
+        std::process::id()
+    ));
+    let grade = || {
+        let root = root();
+        let output = Command::new(env!("CARGO_BIN_EXE_xsafe-grader"))
+            .arg(&submission)
+            .args(["--exercise", "ordered-tree", "--format", "json"])
+            .args(["--seed", "0x5eed", "--course"])
+            .arg(&root)
+            .arg("--work-dir")
+            .arg(&work)
+            .arg("--target-dir")
+            .arg(root.join("target/xsafe/build"))
+            .env("XSAFE_TIMINGS", "1")
+            .output()
+            .expect("the grader starts");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let mut report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("a JSON report");
+        without_timings(&mut report);
+        let replayed = stderr(&output)
+            .lines()
+            .filter(|line| line.trim_start().starts_with("replayed "))
+            .count();
+        (report, replayed)
+    };
+    let (first, _) = grade();
+    let max = first["max_points"].as_u64().expect("max points");
+    assert_eq!(first["points"].as_u64(), Some(max), "{first:#}");
+    let (second, replayed) = grade();
+    assert_eq!(first, second, "a replayed grade is the same grade");
+    let bubblewrap = first["isolation"] == "bubblewrap";
+    if bubblewrap {
+        assert!(
+            replayed == 2,
+            "the deciding build (with its expansions and rustdoc) and the no-panic build replay: {replayed}"
+        );
+    } else {
+        assert_eq!(replayed, 0, "without bubblewrap nothing is cached");
+    }
+    let iter = submission.join("exercises/ordered-tree/src/iter.rs");
+    let text = std::fs::read_to_string(&iter).expect("iter.rs");
+    let modified = std::fs::metadata(&iter)
+        .and_then(|meta| meta.modified())
+        .expect("mtime");
+    assert!(text.contains("key < start"), "the edit fits iter.rs");
+    std::fs::write(&iter, text.replacen("key < start", "key > start", 1)).expect("edit");
+    std::fs::File::options()
+        .append(true)
+        .open(&iter)
+        .and_then(|file| file.set_modified(modified))
+        .expect("times put back");
+    let (edited, _) = grade();
+    let points = edited["points"].as_u64().expect("points");
+    assert!(
+        points < max,
+        "a changed byte is graded afresh: {points}/{max}"
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}

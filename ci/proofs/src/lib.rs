@@ -278,6 +278,7 @@ pub fn grade_submission_with(
         only,
         toolchain: toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],
+        job_cache_bytes: 0,
     };
     grade(&request).unwrap_or_else(|err| {
         panic!(

@@ -101,6 +101,7 @@ jobs:
         run: >-
           course/target/debug/xsafe-grader submission
           --course course
+          --job-cache-size 0
           --markdown "$GITHUB_STEP_SUMMARY"
           --classroom "$GITHUB_OUTPUT"
 

@@ -78,6 +78,7 @@ fn grade_new_chapter(
         only: Vec::new(),
         toolchain: None,
         show_paths: vec![(sandbox.dir, format!("exercises/{NAME}"))],
+        job_cache_bytes: 0,
     };
     grade(&request).unwrap_or_else(|err| panic!("cannot grade the {label}: {err}"))
 }

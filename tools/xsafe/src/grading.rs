@@ -170,6 +170,7 @@ fn sandboxed(
         // The compiler's paths as the learner sees them from the course's
         // root, where `cargo xsafe` runs.
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name()))],
+        job_cache_bytes: 0,
     })
 }
 
