@@ -380,6 +380,13 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
     let decided = build(plan, &trusted, confiner, &recorded, &mut found)?;
     tick("built");
     decide_compile_fail(plan, &decided, &mut found);
+    if plan.request.freshness == Freshness::Kept {
+        crate::compile_fail_batch::remember(&plan.request.work_dir, &plan.compile_fail, |name| {
+            found
+                .get(name)
+                .is_some_and(|outcome| outcome.status == Status::Passed)
+        });
+    }
     let observe_exe = match &recorded.observe {
         Some(observe) => Some(observe.clone()),
         None => decided.observe.clone(),
@@ -506,6 +513,7 @@ fn record_macros(
                 manifest: &plan.manifest,
                 crate_dir: &macros.recording,
                 compile_fail: plan.compile_fail.iter().collect(),
+                batched: Vec::new(),
                 behaviour: observable.iter().collect(),
                 observe: true,
                 judge: false,
@@ -642,11 +650,19 @@ fn build(
         let observe_here = true;
         let started_loop = std::time::Instant::now();
         let judge_here = trusted.judge.is_none() && !observable.is_empty();
+        // The learner's tool checks the compile-fail cases that passed
+        // last time in one compiler run (see `compile_fail_batch`).
+        let batched = if plan.request.freshness == Freshness::Kept && recorded.macros.is_none() {
+            crate::compile_fail_batch::members(&plan.compile_fail, work)
+        } else {
+            Vec::new()
+        };
         let project = write_project(
             &ProjectSpec {
                 manifest: &plan.manifest,
                 crate_dir: &crate_dir,
                 compile_fail: plan.compile_fail.iter().collect(),
+                batched: batched.clone(),
                 behaviour: observable.iter().collect(),
                 observe: observe_here,
                 judge: judge_here,
@@ -822,6 +838,15 @@ fn build(
             refuse_other_views(plan, &output)?;
         }
         crate::timing("  the build read", started);
+        let (project, run) = settle_batch(
+            plan,
+            confiner,
+            project,
+            run,
+            &job.writes[0],
+            &trusted.lockfile,
+            found,
+        )?;
         let doc_json = match (kept_doc, output.files.get(&doc_file)) {
             (Some(json), _) => Ok(json),
             (None, Some(json)) => {
@@ -848,6 +873,98 @@ fn build(
             observable,
         });
     }
+}
+
+/// Takes the outcome of each batched compile-fail case that passed in the
+/// batch, and builds the others alone (see `compile_fail_batch`). The
+/// project returned lists every case built alone (in either build), and
+/// the run holds both builds' messages.
+fn settle_batch(
+    plan: &Plan,
+    confiner: &Confiner,
+    project: Project,
+    mut run: BuildRun,
+    target: &Writable,
+    lockfile: &Path,
+    found: &mut BTreeMap<String, CaseOutcome>,
+) -> Result<(Project, BuildRun), Ended> {
+    let Some(batch) = &project.batch else {
+        return Ok((project, run));
+    };
+    let started = std::time::Instant::now();
+    let decided = crate::compile_fail_batch::decide(
+        batch,
+        &run,
+        &plan.manifest,
+        &plan.expectations,
+        &project.root,
+    );
+    let passed: Vec<Case> = batch
+        .cases
+        .iter()
+        .filter(|case| decided.passed.contains_key(&case.name()))
+        .cloned()
+        .collect();
+    found.extend(decided.passed);
+    if decided.alone.is_empty() {
+        crate::timing("  the batch decided every case", started);
+        return Ok((project, run));
+    }
+    // Batches are made only for crates without learner macros, whose
+    // crate is the request's own.
+    let alone = write_project(
+        &ProjectSpec {
+            manifest: &plan.manifest,
+            crate_dir: &plan.request.crate_dir,
+            compile_fail: plan.compile_fail.iter().collect(),
+            batched: passed.iter().collect(),
+            behaviour: project.behaviour.iter().collect(),
+            observe: project.observe_source.is_some(),
+            judge: project.judge_source.is_some(),
+            lockfile: Some(lockfile),
+            reference: project
+                .judge_source
+                .is_some()
+                .then(|| plan.solution())
+                .flatten()
+                .as_deref(),
+        },
+        &project.root,
+    )?;
+    let mut args = vec!["build", "--keep-going", "--message-format=json"];
+    let targets: Vec<String> = decided
+        .alone
+        .iter()
+        .map(|case| format!("--bin={}", crate::project::case_target(case)))
+        .collect();
+    args.extend(targets.iter().map(String::as_str));
+    args.extend(["--package", alone.cases_package.as_str()]);
+    let step = cargo_step(
+        confiner,
+        "build",
+        &alone.root,
+        target.path(),
+        &args,
+        plan.request.limits.build_time,
+    );
+    let job = Job {
+        what: "the compile-fail cases the batch did not decide, each alone".into(),
+        trust: Trust::Learner,
+        reads: reads_of(plan, &alone),
+        writes: vec![target.clone()],
+        steps: vec![step],
+        concurrent: false,
+        collect: Vec::new(),
+        tmp_bytes: plan.request.limits.build_tmp_bytes,
+        bounds: plan.build_bounds(1),
+    };
+    let output = confiner.run(&job)?;
+    let again = job_build(&output, "build");
+    run.messages.extend(again.messages);
+    run.stopped = run.stopped.or(again.stopped);
+    run.stderr.push_str(&again.stderr);
+    crate::timing("  the cases the batch did not decide", started);
+    Ok((alone, run))
 }
 
 /// A job's build step, read as a build, with the job's own stop when a
@@ -1154,6 +1271,7 @@ fn miri_phase(
             manifest: &plan.manifest,
             crate_dir: &crate_dir,
             compile_fail: Vec::new(),
+            batched: Vec::new(),
             behaviour: cases.iter().collect(),
             observe: true,
             judge: false,
@@ -1509,6 +1627,7 @@ fn no_panic_phase(
             manifest: &plan.manifest,
             crate_dir: &crate_dir,
             compile_fail: Vec::new(),
+            batched: Vec::new(),
             behaviour: Vec::new(),
             observe: false,
             judge: false,

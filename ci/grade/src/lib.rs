@@ -37,6 +37,7 @@ pub mod canon;
 pub mod cfg_view;
 pub mod cgroup;
 pub mod compile_fail;
+pub mod compile_fail_batch;
 pub mod confine;
 pub mod depinfo;
 pub mod doc_cache;

@@ -230,6 +230,7 @@ fn make_version(
             manifest: &manifest,
             crate_dir: &starter_copy,
             compile_fail: compile_fail.iter().collect(),
+            batched: Vec::new(),
             behaviour: behaviour.iter().collect(),
             observe: !behaviour.is_empty(),
             judge: !behaviour.is_empty(),

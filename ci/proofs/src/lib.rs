@@ -214,8 +214,60 @@ pub fn grade_submission_with(
     seed: Option<u64>,
     only: Vec<String>,
 ) -> Grade {
+    grade_as(
+        exercise,
+        submission,
+        toolchain,
+        seed,
+        only,
+        xsafe_grade::Freshness::PerGrade,
+    )
+}
+
+/// Grades `submission` the way the learner's tool does
+/// ([`xsafe_grade::Freshness::Kept`]): in one sandbox and work folder per
+/// exercise, kept from one grade to the next, so that each grade starts
+/// from what the last one left (its build folders, what the compile-fail
+/// batch remembers). Only the named cases (none named: every case).
+pub fn grade_in_learner_tool(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+    only: Vec<String>,
+) -> Grade {
+    grade_as(
+        exercise,
+        submission,
+        toolchain,
+        None,
+        only,
+        xsafe_grade::Freshness::Kept,
+    )
+}
+
+/// The work folder of `exercise`'s grades in the learner's tool's way.
+pub fn learner_tool_work_dir(exercise: &Exercise, toolchain: &Option<String>) -> PathBuf {
+    course_root()
+        .join("target/xsafe/proofs/work")
+        .join(toolchain_label(toolchain))
+        .join(format!("{}-learner-tool", exercise.name))
+}
+
+fn grade_as(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+    seed: Option<u64>,
+    only: Vec<String>,
+    freshness: xsafe_grade::Freshness,
+) -> Grade {
     let root = course_root();
-    let label = submission.label();
+    let kept = freshness == xsafe_grade::Freshness::Kept;
+    let label = if kept {
+        "learner-tool".to_owned()
+    } else {
+        submission.label()
+    };
     let proofs = root.join("target/xsafe/proofs");
     let spec = SandboxSpec {
         exercise_dir: &exercise.starter,
@@ -262,7 +314,7 @@ pub fn grade_submission_with(
     let request = GradeRequest {
         crate_dir: sandbox.dir.clone(),
         pristine: exercise.starter.clone(),
-        freshness: xsafe_grade::Freshness::PerGrade,
+        freshness,
         work_dir: proofs
             .join("work")
             .join(toolchain_label(toolchain))

@@ -1,0 +1,109 @@
+//! The learner's tool checks the compile-fail cases that passed in its last
+//! grade in one compiler run, and builds alone only the cases the batch
+//! cannot decide (`ci/grade/src/compile_fail_batch.rs`). Here every wrong
+//! solution of every exercise is graded the tool's way right after its
+//! batch was told that every compile-fail case passed, the state a learner
+//! is in after breaking a finished exercise: each must fail exactly the
+//! compile-fail cases its variant declares, as the grader's individual
+//! builds make it fail (`honest_grading.rs`).
+
+use xsafe_grade::{Expect, Manifest};
+use xsafe_grading_proofs::{
+    Submission, describe, exercises, grade_in_learner_tool, learner_tool_work_dir, toolchain_label,
+    variant_toolchains,
+};
+
+/// Whether a folder of the exercise holds a procedural macro crate (the
+/// engine does not batch those: their macros are recorded per program).
+fn has_macro_crate(dir: &std::path::Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .max_depth(2)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name() == "Cargo.toml")
+        .any(|entry| {
+            std::fs::read_to_string(entry.path()).is_ok_and(|text| text.contains("proc-macro"))
+        })
+}
+
+#[test]
+fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
+    let mut problems = Vec::new();
+    let mut batched_grades = 0;
+    for toolchain in variant_toolchains().into_iter().take(1) {
+        for exercise in exercises() {
+            if has_macro_crate(&exercise.starter) {
+                continue;
+            }
+            let manifest = Manifest::load(&exercise.starter.join("grading")).expect("manifest");
+            let cases: Vec<xsafe_grade::Case> = manifest
+                .cases
+                .iter()
+                .filter(|case| case.expect == Expect::CompileFail)
+                .cloned()
+                .collect();
+            if cases.len() < 2 {
+                continue;
+            }
+            let names: Vec<String> = cases.iter().map(xsafe_grade::Case::name).collect();
+            let work = learner_tool_work_dir(&exercise, &toolchain);
+            let solution =
+                grade_in_learner_tool(&exercise, Submission::Solution, &toolchain, names.clone());
+            assert!(
+                solution.failing().is_empty(),
+                "the solution of {} fails compile-fail cases in the learner's tool:\n{}",
+                exercise.name,
+                describe(&solution)
+            );
+            for variant in &exercise.variants() {
+                // Every compile-fail case in the batch, as after the
+                // solution's grade.
+                xsafe_grade::compile_fail_batch::remember(&work, &cases, |_| true);
+                let grade = grade_in_learner_tool(
+                    &exercise,
+                    Submission::Variant(variant),
+                    &toolchain,
+                    names.clone(),
+                );
+                assert!(
+                    work.join("build/cases/compile_fail_batch.rs").is_file(),
+                    "the grade of `{}` of {} made no batch",
+                    variant.name,
+                    exercise.name
+                );
+                batched_grades += 1;
+                let mut failing = grade.failing();
+                failing.retain(|case| {
+                    variant.fails.contains(case) || !variant.may_fail.contains(case)
+                });
+                failing.sort();
+                let mut listed: Vec<String> = variant
+                    .fails
+                    .iter()
+                    .filter(|case| names.contains(case))
+                    .cloned()
+                    .collect();
+                listed.sort();
+                if failing != listed {
+                    problems.push(format!(
+                        "variant `{}` of {} with {}, graded the learner's tool's way:\n  listed:  {listed:?}\n  failing: {failing:?}\n{}",
+                        variant.name,
+                        exercise.name,
+                        toolchain_label(&toolchain),
+                        describe(&grade)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        batched_grades > 0,
+        "no exercise has compile-fail cases to batch"
+    );
+    assert!(
+        problems.is_empty(),
+        "{} variant(s) got other compile-fail verdicts from the batch:\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+}
