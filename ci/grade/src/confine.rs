@@ -656,6 +656,7 @@ impl Confiner {
         let key = cache.key(&JobInputs {
             script: &script,
             sandbox: &sandbox,
+            bounds: job.bounds,
             toolchain: &self.toolchain.version,
             reads: &job.reads,
             seeds: &seeds,

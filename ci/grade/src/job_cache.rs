@@ -9,10 +9,11 @@
 //!   ended with its sandbox, so its recorded output is all it did;
 //! * the key holds the cache's format, the isolation, the toolchain's
 //!   version, the job's whole script and sandbox arguments (its steps'
-//!   programs, arguments, environments and time limits, its reads, seeds,
-//!   sizes and bounds; only the run's own output folder and archive nonce
-//!   are left out), and every file the job could read under its reads and
-//!   its seeds: small files of its reads by content (a submission copied
+//!   programs, arguments, environments and time limits, its reads, seeds
+//!   and sizes; only the run's own output folder and archive nonce are left
+//!   out), the job's bounds as a whole (time, processor time, output,
+//!   memory), and every file the job could read under its reads and its
+//!   seeds: small files of its reads by content (a submission copied
 //!   afresh has new times but the same bytes), everything else by size,
 //!   inode and modification and change times, which any write changes; a
 //!   link counts by where it points and is never followed;
@@ -64,6 +65,8 @@ pub struct JobInputs<'a> {
     pub script: &'a str,
     /// The sandbox's arguments, likewise.
     pub sandbox: &'a [std::ffi::OsString],
+    /// The job's bounds as a whole (time, processor time, output, memory).
+    pub bounds: crate::limits::Bounds,
     /// The toolchain's version.
     pub toolchain: &'a str,
     /// The folders and files it reads (without the toolchain's).
@@ -124,6 +127,16 @@ impl JobCache {
         for arg in inputs.sandbox {
             field(arg.as_encoded_bytes());
         }
+        let bounds = inputs.bounds;
+        field(&bounds.time.as_nanos().to_le_bytes());
+        field(
+            &bounds
+                .processor
+                .map_or(u128::MAX, |limit| limit.as_nanos())
+                .to_le_bytes(),
+        );
+        field(&(bounds.output_bytes as u64).to_le_bytes());
+        field(&bounds.memory_bytes.to_le_bytes());
         for (paths, by_content) in [(inputs.reads, true), (inputs.seeds, false)] {
             field(b"--");
             for path in paths {
@@ -407,6 +420,12 @@ mod tests {
         JobInputs {
             script,
             sandbox: &[],
+            bounds: crate::limits::Bounds {
+                time: Duration::from_secs(600),
+                processor: None,
+                output_bytes: 1 << 20,
+                memory_bytes: 1 << 30,
+            },
             toolchain: "rustc 1.95.0",
             reads,
             seeds: &[],
@@ -472,6 +491,20 @@ mod tests {
         let first = key("cargo build");
         assert_eq!(first, key("cargo build"));
         assert_ne!(first, key("cargo build --release"));
+        let mut smaller = inputs(&reads, "cargo build");
+        smaller.bounds.memory_bytes = 64 << 20;
+        assert_ne!(
+            Some(first.clone()),
+            cache.key(&smaller),
+            "the memory limit is keyed"
+        );
+        let mut quieter = inputs(&reads, "cargo build");
+        quieter.bounds.output_bytes = 16 << 10;
+        assert_ne!(
+            Some(first.clone()),
+            cache.key(&quieter),
+            "the output limit is keyed"
+        );
         let lib = read.join("src/lib.rs");
         let times = std::fs::metadata(&lib)
             .expect("meta")
