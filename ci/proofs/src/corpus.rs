@@ -269,8 +269,9 @@ struct Field {
 
 /// Writes the definition of `name`, with `derive` as the derive's path,
 /// its shape's own fields first and then `fields`. An enum puts each field
-/// in a variant of its own (tuple and named variants in turn) and a unit
-/// variant first or last as `turn` says.
+/// in a variant of its own (tuple and named variants in turn), or, every
+/// fourth `turn`, all of them in one variant (a tuple one, then a named
+/// one), and a unit variant first or last as `turn` says.
 fn definition(shape: Shape, name: &str, derive: &str, fields: &[Field], turn: usize) -> String {
     let (generics, where_clause) = shape.generics();
     let mut all: Vec<Field> = shape
@@ -301,7 +302,33 @@ fn definition(shape: Shape, name: &str, derive: &str, fields: &[Field], turn: us
         if turn.is_multiple_of(2) {
             out.push_str("    Idle,\n");
         }
+        // Every fourth enum puts all its fields in one tuple variant, and
+        // the next one in one named variant: a derive that checks only a
+        // variant's first field lets the poison through there when it is
+        // not first.
+        match turn % 8 {
+            3 => {
+                out.push_str("    Many(\n");
+                for field in &all {
+                    attribute(&mut out, field.attribute, "        ");
+                    let _ = writeln!(out, "        {},", field.ty);
+                }
+                out.push_str("    ),\n");
+            }
+            7 => {
+                out.push_str("    Many {\n");
+                for (index, field) in all.iter().enumerate() {
+                    attribute(&mut out, field.attribute, "        ");
+                    let _ = writeln!(out, "        field_{index}: {},", field.ty);
+                }
+                out.push_str("    },\n");
+            }
+            _ => {}
+        }
         for (index, field) in all.iter().enumerate() {
+            if turn % 4 == 3 {
+                break;
+            }
             if index % 2 == 0 {
                 if turn % 3 == 1 {
                     out.push_str("    /// A documented variant.\n");

@@ -376,16 +376,12 @@ pub struct R23(
 // R24: an enum, whose field 3 of 3 holds an `Arc` of a `Cell` inside `std::sync::Arc<std::sync::Mutex<_>>`, under `#[allow(clippy::type_complexity)]`.
 #[derive(Sendable)]
 pub enum R24 {
-    Variant0(
-        std::sync::Arc<std::sync::Mutex<u8>>,
-    ),
-    Variant1 {
-        field: (u8, String, [char; 2]),
-    },
-    Variant2(
+    Many {
+        field_0: std::sync::Arc<std::sync::Mutex<u8>>,
+        field_1: (u8, String, [char; 2]),
         #[allow(clippy::type_complexity)]
-        std::sync::Arc<std::sync::Mutex<std::sync::Arc<std::cell::Cell<Tag24>>>>,
-    ),
+        field_2: std::sync::Arc<std::sync::Mutex<std::sync::Arc<std::cell::Cell<Tag24>>>>,
+    },
     Done,
 }
 //~? ERROR E0277 "Tag24"
@@ -433,18 +429,12 @@ pub enum R28<T>
 where
     T: Copy + Default,
 {
-    Variant0(
+    Many(
         T,
-    ),
-    Variant1 {
-        field: Vec<u8>,
-    },
-    Variant2(
+        Vec<u8>,
         Vec<std::rc::Weak<Tag28<T>>>,
+        f64,
     ),
-    Variant3 {
-        field: f64,
-    },
     Done,
 }
 //~? ERROR E0277 "Tag28"
@@ -765,14 +755,10 @@ pub struct R51(
 // R52: an enum, whose field 2 of 3 holds a `Token` that is not `Sendable` (another module has a `Token` that is) inside `Vec<_>`, under `#[rustfmt::skip]`.
 #[derive(Sendable)]
 pub enum R52 {
-    Variant0(
+    Many(
         Vec<u8>,
-    ),
-    Variant1 {
         #[rustfmt::skip]
-        field: Vec<lookalike::Token<Tag52>>,
-    },
-    Variant2(
+        Vec<lookalike::Token<Tag52>>,
         std::collections::HashSet<u64>,
     ),
     Done,
@@ -1086,20 +1072,12 @@ mod shadow_type {
     where
         T: Copy + Default,
     {
-        /// A documented variant.
-        Variant0(
-            T,
-        ),
-        Variant1 {
+        Many {
+            field_0: T,
             /// A doc comment is an attribute too.
-            field: std::collections::HashMap<u16, *mut Tag56<T>>,
-        },
-        /// A documented variant.
-        Variant2(
-            std::collections::HashMap<u16, u8>,
-        ),
-        Variant3 {
-            field: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+            field_1: std::collections::HashMap<u16, *mut Tag56<T>>,
+            field_2: std::collections::HashMap<u16, u8>,
+            field_3: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
         },
         Done,
     }
