@@ -41,18 +41,47 @@ use xsafe_course::{Case, Expectations, Manifest};
 /// that passed in the last grade, one name per line.
 const PASSED: &str = "compile-fail-passed";
 
+/// The cases that the last batch could not decide ([`set_aside`]).
+const UNDECIDED: &str = "compile-fail-undecided";
+
+/// The cases that passed alone after a batch could not decide them: their
+/// errors are of the kind a batch hides (a check the compiler makes only
+/// when no module has errors, such as privacy), so they are built alone
+/// from then on.
+const ALONE: &str = "compile-fail-alone";
+
+/// The names listed in `file` of `work`.
+fn names_in(work: &Path, file: &str) -> std::collections::BTreeSet<String> {
+    std::fs::read_to_string(work.join(file))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Writes `names` to `file` of `work`, one per line.
+fn write_names(work: &Path, file: &str, names: &std::collections::BTreeSet<String>) {
+    let text: String = names.iter().map(|name| format!("{name}\n")).collect();
+    let _ = std::fs::write(work.join(file), text);
+}
+
+/// Notes the cases this grade's batch could not decide: those of them that
+/// then pass alone are not batched again ([`remember`]).
+pub fn set_aside(work: &Path, cases: &[Case]) {
+    write_names(work, UNDECIDED, &cases.iter().map(Case::name).collect());
+}
+
 /// The compile-fail cases to batch in this grade: those of `cases` that
 /// passed in the last grade in `work` (a case that passed is likely to
-/// pass again, and one that failed would be built alone anyway). None
-/// when fewer than two.
+/// pass again, and one that failed would be built alone anyway), but for
+/// those a batch could not decide and that passed alone. None when fewer
+/// than two.
 pub fn members<'a>(cases: &'a [Case], work: &Path) -> Vec<&'a Case> {
-    let Ok(text) = std::fs::read_to_string(work.join(PASSED)) else {
-        return Vec::new();
-    };
-    let passed: Vec<&str> = text.lines().collect();
+    let passed = names_in(work, PASSED);
+    let alone = names_in(work, ALONE);
     let members: Vec<&Case> = cases
         .iter()
-        .filter(|case| passed.contains(&case.name().as_str()))
+        .filter(|case| passed.contains(&case.name()) && !alone.contains(&case.name()))
         .collect();
     if members.len() < 2 {
         return Vec::new();
@@ -64,22 +93,23 @@ pub fn members<'a>(cases: &'a [Case], work: &Path) -> Vec<&'a Case> {
 /// `graded` in this grade passed (`passed`); what it remembered of the
 /// other cases stays. A failure to write only makes the next grade slower.
 pub fn remember(work: &Path, graded: &[Case], passed: impl Fn(&str) -> bool) {
-    let file = work.join(PASSED);
-    let mut names: std::collections::BTreeSet<String> = std::fs::read_to_string(&file)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let mut names = names_in(work, PASSED);
+    let undecided = names_in(work, UNDECIDED);
+    let mut alone = names_in(work, ALONE);
     for case in graded {
         let name = case.name();
         if passed(&name) {
+            if undecided.contains(&name) {
+                alone.insert(name.clone());
+            }
             names.insert(name);
         } else {
             names.remove(&name);
         }
     }
-    let text: String = names.iter().map(|name| format!("{name}\n")).collect();
-    let _ = std::fs::write(file, text);
+    write_names(work, PASSED, &names);
+    write_names(work, ALONE, &alone);
+    let _ = std::fs::remove_file(work.join(UNDECIDED));
 }
 
 /// What the batch decided: the outcome of each case that passed in it, by
@@ -90,6 +120,10 @@ pub struct Decided {
     pub passed: BTreeMap<String, CaseOutcome>,
     /// The cases the batch cannot decide.
     pub alone: Vec<Case>,
+    /// Whether the batch as a whole decided nothing (it compiled, a limit
+    /// stopped it, or an error pointed into no case file), rather than
+    /// each case in `alone` on its own errors.
+    pub wholesale: bool,
 }
 
 /// Decides what the batch can from `run`, the build that built it in the
@@ -104,6 +138,7 @@ pub fn decide(
     let everyone_alone = || Decided {
         passed: BTreeMap::new(),
         alone: batch.cases.clone(),
+        wholesale: true,
     };
     if run.built(&batch.source) || run.stopped_because().is_some() {
         return everyone_alone();

@@ -906,6 +906,9 @@ fn settle_batch(
         .cloned()
         .collect();
     found.extend(decided.passed);
+    if !decided.wholesale {
+        crate::compile_fail_batch::set_aside(&plan.request.work_dir, &decided.alone);
+    }
     if decided.alone.is_empty() {
         crate::timing("  the batch decided every case", started);
         return Ok((project, run));
