@@ -114,14 +114,7 @@ impl JobCache {
         for system in MACHINE {
             let meta = Path::new(system).canonicalize().and_then(std::fs::metadata);
             if let Ok(meta) = meta {
-                for number in [
-                    meta.len(),
-                    meta.ino(),
-                    meta.mtime() as u64,
-                    meta.ctime() as u64,
-                ] {
-                    field(&number.to_le_bytes());
-                }
+                metadata_digest(&meta, &mut field);
             }
         }
         for arg in inputs.sandbox {
@@ -257,6 +250,23 @@ pub fn failed_as_code_fails(step: &StepOutput) -> bool {
     matches!(step.status, Some(1 | 101)) && !MACHINE.iter().any(|mark| step.stderr.contains(mark))
 }
 
+/// Feeds to `field` what any write to a file changes: its size, inode,
+/// device, mode and modification and change times.
+fn metadata_digest(meta: &std::fs::Metadata, field: &mut impl FnMut(&[u8])) {
+    for number in [
+        meta.len(),
+        meta.ino(),
+        meta.dev(),
+        u64::from(meta.mode()),
+        meta.mtime() as u64,
+        meta.mtime_nsec() as u64,
+        meta.ctime() as u64,
+        meta.ctime_nsec() as u64,
+    ] {
+        field(&number.to_le_bytes());
+    }
+}
+
 /// Feeds the tree at `path` to `field`: each entry's name and kind, a
 /// link's target, a file's bytes (`by_content`, small files) or its size,
 /// inode and times. `None` when something cannot be read.
@@ -286,18 +296,7 @@ fn tree_digest(path: &Path, by_content: bool, field: &mut impl FnMut(&[u8])) -> 
             field(&meta.mode().to_le_bytes());
         } else {
             field(b"meta");
-            for number in [
-                meta.len(),
-                meta.ino(),
-                meta.dev(),
-                u64::from(meta.mode()),
-                meta.mtime() as u64,
-                meta.mtime_nsec() as u64,
-                meta.ctime() as u64,
-                meta.ctime_nsec() as u64,
-            ] {
-                field(&number.to_le_bytes());
-            }
+            metadata_digest(&meta, field);
         }
     }
     Some(())
