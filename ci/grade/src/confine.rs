@@ -532,6 +532,9 @@ impl Confiner {
         let mut command = Command::new("/bin/sh");
         command.arg("-c").arg(&script).current_dir("/");
         let command = self.confine(command, &self.job_view(job, &out));
+        if std::env::var_os("XSAFE_SHOW_JOBS").is_some() {
+            eprintln!("{command:?}");
+        }
         let started = std::time::Instant::now();
         let run = run_bounded_bytes(command, job.bounds, None).map_err(JobError::Start);
         crate::timing("    its confined process", started);

@@ -387,6 +387,21 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
                 .is_some_and(|outcome| outcome.status == Status::Passed)
         });
     }
+    if !plan.request.full {
+        for case in plan.behaviour.iter().filter(|case| case.sweep) {
+            if plan.asked_for(case) && !found.contains_key(&case.name()) {
+                found.insert(
+                    case.name(),
+                    CaseOutcome::new(
+                        Status::NotRun(
+                            "a quick grade leaves out this long case: it runs once every other case passes, and in `cargo xsafe check --full` and the instructor's grader".to_owned(),
+                        ),
+                        String::new(),
+                    ),
+                );
+            }
+        }
+    }
     let observe_exe = match &recorded.observe {
         Some(observe) => Some(observe.clone()),
         None => decided.observe.clone(),
@@ -643,7 +658,7 @@ fn build(
 ) -> Result<Decided, Ended> {
     let work = &plan.request.work_dir;
     let crate_dir = recorded.crate_dir(plan);
-    let mut observable = recorded.observable.clone();
+    let (mut observable, folder) = observed_by(plan, &recorded.observable);
     loop {
         // The observing program is always this build's: with learner
         // macros, it is made from their checked recordings, replayed.
@@ -669,7 +684,7 @@ fn build(
                 lockfile: Some(&trusted.lockfile),
                 reference: judge_here.then(|| plan.solution()).flatten().as_deref(),
             },
-            &work.join("build"),
+            &work.join(folder),
         )?;
         if let (Some(macros), Some(digest)) = (&recorded.macros, &recorded.digest) {
             macros.check_recordings(digest)?;
@@ -692,13 +707,27 @@ fn build(
         if judge_here {
             packages.extend(["--package", project.judge_package.as_str()]);
         }
-        let mut build_args = vec!["build", "--keep-going", "--message-format=json", "--bins"];
+        let mut build_args = vec!["build", "--keep-going", "--message-format=json"];
         build_args.extend(packages);
         let crate_package = project.crate_package.as_str();
         // The checks that only protect other students (a crate that reads
         // outside the exercise, code that runs without a case) are the
         // grader's: the learner's own tool keeps its re-grade fast.
         let guarded = plan.request.freshness == Freshness::PerGrade;
+        // The learner's tool builds only the programs it runs or whose
+        // errors it reads: not the cases package's empty program, which
+        // every edit of the crate would link again for nothing.
+        let wanted = if guarded {
+            Vec::new()
+        } else {
+            project.programs_built()
+        };
+        if wanted.is_empty() {
+            build_args.push("--bins");
+        }
+        for program in &wanted {
+            build_args.extend(["--bin", program.as_str()]);
+        }
         let mut steps = vec![cargo_step(
             confiner,
             "build",
@@ -1213,23 +1242,12 @@ fn behave(
         times: Some(&times),
         show: &show,
     };
-    let (runs, left_out): (Vec<Case>, Vec<Case>) = decided
+    let runs: Vec<Case> = decided
         .observable
         .iter()
-        .filter(|case| plan.asked_for(case))
+        .filter(|case| plan.asked_for(case) && (plan.request.full || !case.sweep))
         .cloned()
-        .partition(|case| plan.request.full || !case.sweep);
-    for case in left_out {
-        found.insert(
-            case.name(),
-            CaseOutcome::new(
-                Status::NotRun(
-                    "a quick grade leaves out this long case: it runs once every other case passes, and in `cargo xsafe check --full` and the instructor's grader".to_owned(),
-                ),
-                String::new(),
-            ),
-        );
-    }
+        .collect();
     let observations = observe_all(&run, &runs);
     for (case, outcome) in judge_all(&run, observations) {
         found.insert(case.name(), outcome);
@@ -1409,6 +1427,37 @@ fn surface_phase(
         found.insert(case.name(), outcome.clone());
     }
     items
+}
+
+/// The behaviour cases the deciding build compiles into the observing
+/// program, out of those that compile (`observable`), and the folder of
+/// its workspace in the grade's folder. The grader builds them all, one
+/// program per grade. The learner's tool builds only those this grade
+/// runs: a quick grade leaves the long sweeps out of the program as it
+/// leaves them out of the run, so that the rebuild after each edit
+/// compiles less (a sixth less for ordered-tree's quick cases), and the
+/// sweeps, run once the other cases pass, get a workspace of their own,
+/// so that both stay warm. Which cases compile into the program changes
+/// only what is built, not how a case that runs is built or judged.
+fn observed_by(plan: &Plan, observable: &[Case]) -> (Vec<Case>, &'static str) {
+    if plan.request.freshness == Freshness::PerGrade {
+        return (observable.to_vec(), "build");
+    }
+    let runs: Vec<Case> = observable
+        .iter()
+        .filter(|case| plan.asked_for(case) && (plan.request.full || !case.sweep))
+        .cloned()
+        .collect();
+    let folder = if runs.len() == observable.len() {
+        "build"
+    } else if runs.iter().all(|case| !case.sweep) {
+        "build-quick"
+    } else if runs.iter().all(|case| case.sweep) {
+        "build-sweeps"
+    } else {
+        "build-some"
+    };
+    (runs, folder)
 }
 
 /// When the observing program of `project` did not compile: takes the

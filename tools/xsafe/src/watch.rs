@@ -199,13 +199,15 @@ impl Watch {
         }
         self.graded_files = Some(progress::learner_blobs(self.exercise(app)));
         let exercise = self.exercise(app).name().to_owned();
-        self.cold = !app
-            .course
-            .work_dir()
-            .join("work")
-            .join(exercise)
-            .join("build")
-            .exists();
+        // The engine's workspaces are `build` and `build-*` (a quick
+        // grade's, the long cases').
+        self.cold = std::fs::read_dir(app.course.work_dir().join("work").join(exercise))
+            .map(|entries| {
+                !entries
+                    .filter_map(Result::ok)
+                    .any(|entry| entry.file_name().to_string_lossy().starts_with("build"))
+            })
+            .unwrap_or(true);
         app.grade(self.index);
     }
 
