@@ -267,7 +267,9 @@ impl RunGroup {
 impl Drop for RunGroup {
     /// Kills what is left of the run, then removes its cgroup.
     fn drop(&mut self) {
-        for _ in 0..100 {
+        // Up to a second, looked at every millisecond: an ended run's
+        // last processes leave its cgroup within a few.
+        for _ in 0..1000 {
             let members = self.members();
             if members.is_empty() {
                 break;
@@ -278,7 +280,7 @@ impl Drop for RunGroup {
                     nix::sys::signal::Signal::SIGKILL,
                 );
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
         remove(&self.dirs);
     }
@@ -286,11 +288,11 @@ impl Drop for RunGroup {
 
 fn remove(dirs: &[PathBuf]) {
     for dir in dirs {
-        for _ in 0..50 {
+        for _ in 0..500 {
             if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }
 }

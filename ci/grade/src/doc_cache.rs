@@ -7,10 +7,19 @@
 //! the crate's folder byte for byte, except the library's sources
 //! (`src/**.rs`), where the statements of each function body are left
 //! out; a body's own items (an `impl` or a `struct` inside a `fn`) and
-//! every macro call in it (which could expand to items) stay in the key.
+//! every macro call in it (which could expand to items) stay in the key,
+//! except a call of one of the standard library's expression macros
+//! (`todo!`, `assert!`, `format!`, ...; [`EXPRESSION_MACROS`]) whose
+//! arguments hold no item keyword, attribute or macro call, in a crate
+//! that cannot have another macro of that name: it defines no
+//! `macro_rules!`, has no `#[macro_use]` and no `extern crate`, imports no
+//! name of that list and no glob from outside the crate and the standard
+//! library. Such a call expands to an expression or a statement, which
+//! rustdoc does not document.
 //! Where that could miss a change, nothing is left out: a source file syn
-//! cannot read as a file of items counts byte for byte, and a folder with
-//! a procedural macro (whose bodies write items), a link or a file that
+//! cannot read as a file of items counts byte for byte (and then every
+//! macro call of every file stays in the key), and a folder with a
+//! procedural macro (whose bodies write items), a link or a file that
 //! cannot be read gives no key, so rustdoc runs.
 //!
 //! Only [`crate::Freshness::Kept`] grades use it: the learner grades their
@@ -39,6 +48,19 @@ pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
         }
     }
     files.sort();
+    let sources: Vec<&PathBuf> = files
+        .iter()
+        .filter(|file| {
+            let relative = file.strip_prefix(crate_dir).unwrap_or(file);
+            relative.starts_with("src") && file.extension().is_some_and(|ext| ext == "rs")
+        })
+        .collect();
+    let expression_macros_are_std = sources.iter().all(|file| {
+        std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| syn::parse_file(&text).ok())
+            .is_some_and(|file| !can_name_another_macro(&file))
+    });
     let mut hasher = Sha256::new();
     hasher.update(context);
     hasher.update([0]);
@@ -58,7 +80,9 @@ pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
         // (the course's cases, a script) counts byte for byte, which costs
         // no parsing and can only make the key change more often.
         let reduced = (relative.starts_with("src") && name.ends_with(".rs"))
-            .then(|| without_body_statements(&String::from_utf8_lossy(&bytes)))
+            .then(|| {
+                without_body_statements(&String::from_utf8_lossy(&bytes), expression_macros_are_std)
+            })
             .flatten();
         match reduced {
             Some(text) => {
@@ -75,22 +99,173 @@ pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
     Some(format!("{:x}", hasher.finalize()))
 }
 
+/// The standard library's macros whose call is an expression or a
+/// statement: one adds an item only through its own arguments.
+const EXPRESSION_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "vec",
+    "matches",
+    "dbg",
+];
+
+/// The keywords that begin an item.
+const ITEM_KEYWORDS: &[&str] = &[
+    "impl",
+    "struct",
+    "enum",
+    "union",
+    "trait",
+    "fn",
+    "mod",
+    "static",
+    "const",
+    "macro_rules",
+    "macro",
+    "extern",
+    "use",
+    "type",
+];
+
+/// Whether the crate's file `file` could give one of
+/// [`EXPRESSION_MACROS`]' names to a macro of its own: it defines a
+/// `macro_rules!`, uses `#[macro_use]` or `extern crate`, or imports such
+/// a name, or a glob from outside the crate and the standard library.
+fn can_name_another_macro(file: &syn::File) -> bool {
+    #[derive(Default)]
+    struct Finds(bool);
+    impl<'ast> Visit<'ast> for Finds {
+        fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+            self.0 |= item.mac.path.is_ident("macro_rules");
+            syn::visit::visit_item_macro(self, item);
+        }
+        fn visit_item_extern_crate(&mut self, _: &'ast syn::ItemExternCrate) {
+            self.0 = true;
+        }
+        fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+            self.0 |= attr.path().is_ident("macro_use");
+        }
+        fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+            self.0 |= imports_a_macro_name(&item.tree, true);
+        }
+        fn visit_item(&mut self, item: &'ast syn::Item) {
+            // An item syn keeps as tokens (a `macro` of the 2.0 kind).
+            self.0 |= matches!(item, syn::Item::Verbatim(_));
+            syn::visit::visit_item(self, item);
+        }
+    }
+    let mut finds = Finds::default();
+    finds.visit_file(file);
+    finds.0
+}
+
+/// Whether `tree` imports a name of [`EXPRESSION_MACROS`], or a glob from
+/// outside the crate and the standard library (`first`: the tree starts
+/// the path).
+fn imports_a_macro_name(tree: &syn::UseTree, first: bool) -> bool {
+    let ours = |ident: &syn::Ident| {
+        ["crate", "self", "super", "std", "core", "alloc"].contains(&ident.to_string().as_str())
+    };
+    match tree {
+        syn::UseTree::Path(path) => {
+            if first && !ours(&path.ident) {
+                // `dep::...`: a glob of it could hold any name.
+                return contains_glob(&path.tree) || imports_a_macro_name(&path.tree, false);
+            }
+            imports_a_macro_name(&path.tree, false)
+        }
+        syn::UseTree::Name(name) => EXPRESSION_MACROS.contains(&name.ident.to_string().as_str()),
+        syn::UseTree::Rename(rename) => {
+            EXPRESSION_MACROS.contains(&rename.rename.to_string().as_str())
+        }
+        syn::UseTree::Glob(_) => first,
+        syn::UseTree::Group(group) => group
+            .items
+            .iter()
+            .any(|tree| imports_a_macro_name(tree, first)),
+    }
+}
+
+fn contains_glob(tree: &syn::UseTree) -> bool {
+    match tree {
+        syn::UseTree::Path(path) => contains_glob(&path.tree),
+        syn::UseTree::Glob(_) => true,
+        syn::UseTree::Group(group) => group.items.iter().any(contains_glob),
+        syn::UseTree::Name(_) | syn::UseTree::Rename(_) => false,
+    }
+}
+
+/// Whether `mac` is a call of one of [`EXPRESSION_MACROS`] whose
+/// arguments hold no item keyword, attribute or macro call: it expands to
+/// an expression or a statement, and adds no item.
+fn adds_no_item(mac: &syn::Macro) -> bool {
+    let Some(name) = mac.path.get_ident() else {
+        return false;
+    };
+    EXPRESSION_MACROS.contains(&name.to_string().as_str()) && !could_add_items(mac.tokens.clone())
+}
+
+/// Whether `tokens` hold an item keyword, an attribute (`#`) or a macro
+/// call (a name, `!`, then a group), at any depth.
+fn could_add_items(tokens: proc_macro2::TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    trees.iter().enumerate().any(|(at, tree)| match tree {
+        TokenTree::Ident(ident) => ITEM_KEYWORDS.contains(&ident.to_string().as_str()),
+        TokenTree::Punct(punct) if punct.as_char() == '#' => true,
+        TokenTree::Punct(punct) if punct.as_char() == '!' => {
+            at > 0
+                && matches!(trees[at - 1], TokenTree::Ident(_))
+                && matches!(trees.get(at + 1), Some(TokenTree::Group(_)))
+        }
+        TokenTree::Group(group) => could_add_items(group.stream()),
+        _ => false,
+    })
+}
+
 /// The file's tokens with every function body replaced by the items and
-/// macro calls it holds, or `None` when syn cannot read it as a file.
-fn without_body_statements(source: &str) -> Option<String> {
+/// macro calls it holds (but the calls that add no item, when
+/// `expression_macros_are_std`), or `None` when syn cannot read it as a
+/// file.
+fn without_body_statements(source: &str, expression_macros_are_std: bool) -> Option<String> {
     let mut file = syn::parse_file(source).ok()?;
-    BodiesToItems.visit_file_mut(&mut file);
+    BodiesToItems {
+        expression_macros_are_std,
+    }
+    .visit_file_mut(&mut file);
     Some(quote::quote!(#file).to_string())
 }
 
 /// Replaces each function body by what in it could still add an item.
-struct BodiesToItems;
+struct BodiesToItems {
+    /// The crate's expression macros are the standard library's (see
+    /// [`can_name_another_macro`]).
+    expression_macros_are_std: bool,
+}
 
 impl BodiesToItems {
-    fn reduce(block: &mut syn::Block) {
+    fn reduce(&mut self, block: &mut syn::Block) {
         let mut kept = ItemsAndMacros::default();
         kept.visit_block(block);
         let mut statements: Vec<syn::Stmt> = kept.items.into_iter().map(syn::Stmt::Item).collect();
+        let std_macros = self.expression_macros_are_std;
+        kept.macros.retain(|mac| !(std_macros && adds_no_item(mac)));
         statements.extend(kept.macros.into_iter().map(|mac| {
             syn::Stmt::Macro(syn::StmtMacro {
                 attrs: Vec::new(),
@@ -100,7 +275,7 @@ impl BodiesToItems {
         }));
         for statement in &mut statements {
             if let syn::Stmt::Item(item) = statement {
-                BodiesToItems.visit_item_mut(item);
+                self.visit_item_mut(item);
             }
         }
         block.stmts = statements;
@@ -113,18 +288,18 @@ impl VisitMut for BodiesToItems {
             self.visit_attribute_mut(attr);
         }
         self.visit_signature_mut(&mut item.sig);
-        Self::reduce(&mut item.block);
+        self.reduce(&mut item.block);
     }
 
     fn visit_impl_item_fn_mut(&mut self, item: &mut syn::ImplItemFn) {
         self.visit_signature_mut(&mut item.sig);
-        Self::reduce(&mut item.block);
+        self.reduce(&mut item.block);
     }
 
     fn visit_trait_item_fn_mut(&mut self, item: &mut syn::TraitItemFn) {
         self.visit_signature_mut(&mut item.sig);
         if let Some(block) = &mut item.default {
-            Self::reduce(block);
+            self.reduce(block);
         }
     }
 }
@@ -230,6 +405,78 @@ mod tests {
         ] {
             let changed = key_of(&[("Cargo.toml", TOML), ("src/lib.rs", other)]);
             assert_ne!(base, changed, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_standard_expression_macro_in_a_body_is_left_out() {
+        let lib = |body: &str| {
+            key_of(&[
+                ("Cargo.toml", TOML),
+                (
+                    "src/lib.rs",
+                    &format!("pub fn f(x: u8) -> u8 {{ {body} }}\n"),
+                ),
+            ])
+        };
+        let todo = lib("todo!(\"f\")");
+        assert!(todo.is_some());
+        // The learner's usual edits: a message, a condition, the macro
+        // written out or gone.
+        for other in [
+            "todo!(\"f, soon\")",
+            "assert!(x < 3, \"small\"); x",
+            "assert_ne!(x, 1); println!(\"{x}\"); vec![x].len() as u8",
+            "if x != 0 { x } else { unreachable!() }",
+            "x + 1",
+        ] {
+            assert_eq!(todo, lib(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn an_expression_macro_that_could_add_an_item_stays_in_the_key() {
+        let lib = |top: &str, body: &str| {
+            key_of(&[
+                ("Cargo.toml", TOML),
+                (
+                    "src/lib.rs",
+                    &format!("{top}\npub fn f(x: u8) -> u8 {{ {body} }}\n"),
+                ),
+            ])
+        };
+        // Arguments that hold an item, an attribute or another macro call.
+        for (before, after) in [
+            (
+                "assert!({ true }); x",
+                "assert!({ impl Clone for S { fn clone(&self) -> S { S } } true }); x",
+            ),
+            ("assert!(m!()); x", "assert!(m!(1)); x"),
+            ("assert!(true); x", "assert!(#[cfg(all())] true); x"),
+        ] {
+            assert_ne!(lib("", before), lib("", after), "{after}");
+        }
+        // A crate that can have a macro of its own by that name.
+        for top in [
+            "macro_rules! todo { () => { pub struct T; } }",
+            "use dep::*;",
+            "use dep::todo;",
+            "use dep::{thing as todo};",
+            "#[macro_use] extern crate dep;",
+        ] {
+            assert_ne!(
+                lib(top, "todo!(\"f\")"),
+                lib(top, "todo!(\"f, soon\")"),
+                "{top}"
+            );
+        }
+        // Imports from the standard library or the crate itself are fine.
+        for top in ["use std::collections::*;", "use crate::inner::*;"] {
+            assert_eq!(
+                lib(top, "todo!(\"f\")"),
+                lib(top, "todo!(\"f, soon\")"),
+                "{top}"
+            );
         }
     }
 

@@ -728,6 +728,22 @@ fn build(
         for program in &wanted {
             build_args.extend(["--bin", program.as_str()]);
         }
+        // Once built (the dependencies are), every program starts at once:
+        // cargo starts ready programs in an order of its own, and on two
+        // cores the observing program, which the cases wait for, would
+        // otherwise wait behind compile-fail programs (about 0.05 s of a
+        // re-grade on average, up to 0.15 s).
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let jobs = (cores + project.compile_fail.len() + usize::from(project.batch.is_some()))
+            .min(cores + 8)
+            .to_string();
+        let warm = !guarded
+            && project
+                .observe_executable(&target_path)
+                .is_some_and(|path| path.is_file());
+        if warm {
+            build_args.extend(["--jobs", jobs.as_str()]);
+        }
         let mut steps = vec![cargo_step(
             confiner,
             "build",

@@ -361,6 +361,11 @@ pub fn run_bounded_bytes(
                 kill_group(&mut child);
                 break Ending::ProcessorCapped(bounds.processor.unwrap_or_default());
             }
+            // Most runs (a case, a judge) end within a few tens of
+            // milliseconds: looked at often then, less after.
+            Ok(None) if started.elapsed() < Duration::from_millis(200) => {
+                thread::sleep(Duration::from_millis(1));
+            }
             Ok(None) => thread::sleep(Duration::from_millis(5)),
             Err(err) => {
                 kill_group(&mut child);
@@ -559,7 +564,7 @@ impl Capture {
         if let Some(done) = self.done {
             let deadline = Instant::now() + Duration::from_secs(2);
             while !done.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(5));
+                thread::sleep(Duration::from_millis(1));
             }
         }
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
