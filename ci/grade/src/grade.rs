@@ -714,36 +714,55 @@ fn build(
         // outside the exercise, code that runs without a case) are the
         // grader's: the learner's own tool keeps its re-grade fast.
         let guarded = plan.request.freshness == Freshness::PerGrade;
-        // The learner's tool builds only the programs it runs or whose
-        // errors it reads: not the cases package's empty program, which
-        // every edit of the crate would link again for nothing.
-        let wanted = if guarded {
-            Vec::new()
-        } else {
-            project.programs_built()
+        // The learner's tool builds only the programs it runs (not the
+        // cases package's empty program, which every edit of the crate
+        // would link again for nothing), and checks the compile-fail
+        // programs beside them, when their cases allow it (see
+        // `compile_fail_check`).
+        let may_check = |case: &Case| {
+            !guarded
+                && plan
+                    .expectations
+                    .get(&case.name())
+                    .is_some_and(crate::compile_fail_check::may_be_checked)
         };
-        if wanted.is_empty() {
+        let mut wanted = project.programs_run();
+        let mut check_programs: Vec<String> = Vec::new();
+        let mut check_sources: Vec<PathBuf> = Vec::new();
+        if !guarded {
+            for (program, case) in &project.compile_fail {
+                if may_check(case) {
+                    check_programs.push(program.clone());
+                    check_sources.push(plan.manifest.case_path(case));
+                } else {
+                    wanted.push(program.clone());
+                }
+            }
+        }
+        let batch_checked = project
+            .batch
+            .as_ref()
+            .is_some_and(|batch| batch.cases.iter().all(may_check));
+        if let (Some(batch), Some(program)) = (&project.batch, project.batch_program()) {
+            if batch_checked {
+                check_programs.push(program);
+                check_sources.push(batch.source.clone());
+            } else if !guarded {
+                wanted.push(program);
+            }
+        }
+        if guarded {
             build_args.push("--bins");
+        } else if wanted.is_empty() {
+            // Nothing to run: the crate alone, for its errors.
+            build_args.truncate(3);
+            build_args.extend(["--package", crate_package, "--lib"]);
         }
         for program in &wanted {
             build_args.extend(["--bin", program.as_str()]);
         }
-        // Once built (the dependencies are), every program starts at once:
-        // cargo starts ready programs in an order of its own, and on two
-        // cores the observing program, which the cases wait for, would
-        // otherwise wait behind compile-fail programs (about 0.05 s of a
-        // re-grade on average, up to 0.15 s).
-        let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        let jobs = (cores + project.compile_fail.len() + usize::from(project.batch.is_some()))
-            .min(cores + 8)
-            .to_string();
-        let warm = !guarded
-            && project
-                .observe_executable(&target_path)
-                .is_some_and(|path| path.is_file());
-        if warm {
-            build_args.extend(["--jobs", jobs.as_str()]);
-        }
+        let check_target = Writable::Kept(plan.request.target_dir.join("kept-check"));
+        let check_path = check_target.path().to_path_buf();
         let mut steps = vec![cargo_step(
             confiner,
             "build",
@@ -752,6 +771,26 @@ fn build(
             &build_args,
             time,
         )];
+        if !check_programs.is_empty() {
+            let mut args = vec![
+                "check",
+                "--keep-going",
+                "--message-format=json",
+                "--package",
+                project.cases_package.as_str(),
+            ];
+            for program in &check_programs {
+                args.extend(["--bin", program.as_str()]);
+            }
+            steps.push(cargo_step(
+                confiner,
+                "check",
+                &project.root,
+                &check_path,
+                &args,
+                time,
+            ));
+        }
         if guarded {
             steps.push(bootstrapped(cargo_step(
                 confiner,
@@ -841,7 +880,11 @@ fn build(
             what: "the build that decides".into(),
             trust: Trust::Learner,
             reads: reads_of(plan, &project),
-            writes: vec![target, doc_target],
+            writes: if check_programs.is_empty() {
+                vec![target, doc_target]
+            } else {
+                vec![target, doc_target, check_target.clone()]
+            },
             steps,
             // The build and the documentation use different target
             // folders: they run at once.
@@ -862,7 +905,11 @@ fn build(
                 eprintln!("  step {name}: {:?}", step.took);
             }
         }
-        let run = job_build(&output, "build");
+        let mut run = job_build(&output, "build");
+        if !check_programs.is_empty() {
+            run =
+                crate::compile_fail_check::merge(run, job_build(&output, "check"), &check_sources);
+        }
         let errors: Vec<String> = run
             .errors_under(&crate_dir)
             .filter_map(|diagnostic| diagnostic.rendered.clone())
@@ -888,7 +935,11 @@ fn build(
             confiner,
             project,
             run,
-            &job.writes[0],
+            if batch_checked {
+                ("check", &check_target)
+            } else {
+                ("build", &job.writes[0])
+            },
             &trusted.lockfile,
             found,
         )?;
@@ -929,7 +980,7 @@ fn settle_batch(
     confiner: &Confiner,
     project: Project,
     mut run: BuildRun,
-    target: &Writable,
+    (subcommand, target): (&str, &Writable),
     lockfile: &Path,
     found: &mut BTreeMap<String, CaseOutcome>,
 ) -> Result<(Project, BuildRun), Ended> {
@@ -979,7 +1030,7 @@ fn settle_batch(
         },
         &project.root,
     )?;
-    let mut args = vec!["build", "--keep-going", "--message-format=json"];
+    let mut args = vec![subcommand, "--keep-going", "--message-format=json"];
     let targets: Vec<String> = decided
         .alone
         .iter()
@@ -1008,10 +1059,10 @@ fn settle_batch(
     };
     let output = confiner.run(&job)?;
     let again = job_build(&output, "build");
+    crate::timing("  the cases the batch did not decide", started);
     run.messages.extend(again.messages);
     run.stopped = run.stopped.or(again.stopped);
     run.stderr.push_str(&again.stderr);
-    crate::timing("  the cases the batch did not decide", started);
     Ok((alone, run))
 }
 

@@ -38,6 +38,7 @@ pub mod cfg_view;
 pub mod cgroup;
 pub mod compile_fail;
 pub mod compile_fail_batch;
+pub mod compile_fail_check;
 pub mod confine;
 pub mod depinfo;
 pub mod doc_cache;

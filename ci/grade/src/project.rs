@@ -418,19 +418,22 @@ impl Project {
         empty_bin(&self.root)
     }
 
-    /// Every program of the workspace that grading runs or reads the
-    /// errors of: each compile-fail case built alone, the batch, the
-    /// observing program and the judge (not the empty program).
-    pub fn programs_built(&self) -> Vec<String> {
-        let mut programs: Vec<String> = self.compile_fail.keys().cloned().collect();
-        programs.extend(self.batch.as_ref().map(|_| batch_bin(&self.root)));
-        programs.extend(
-            self.observe_source
-                .as_ref()
-                .map(|_| format!("observe-{}", tag(&self.root))),
-        );
+    /// The programs grading runs: the observing program and the judge,
+    /// where the workspace has them.
+    pub fn programs_run(&self) -> Vec<String> {
+        let mut programs: Vec<String> = self
+            .observe_source
+            .as_ref()
+            .map(|_| format!("observe-{}", tag(&self.root)))
+            .into_iter()
+            .collect();
         programs.extend(self.judge_bin());
         programs
+    }
+
+    /// The name of the batch's program, when the workspace has a batch.
+    pub fn batch_program(&self) -> Option<String> {
+        self.batch.as_ref().map(|_| batch_bin(&self.root))
     }
 
     /// The name of the judge's program, when the workspace builds one.

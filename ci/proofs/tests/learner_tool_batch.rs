@@ -1,12 +1,15 @@
 //! The learner's tool checks the compile-fail cases that passed in its last
-//! grade in one compiler run, and builds alone only the cases the batch
-//! cannot decide (`ci/grade/src/compile_fail_batch.rs`). Here every wrong
-//! solution that fails a compile-fail case, and one correct solution in
-//! another style, of every exercise without learner macros is graded the
-//! tool's way right after its batch was told that every compile-fail case
-//! passed, the state a learner is in after breaking a finished exercise:
-//! each must fail exactly the compile-fail cases its variant declares, as
-//! the grader's individual builds make it fail (`honest_grading.rs`).
+//! grade in one compiler run, and compiles alone only the cases the batch
+//! cannot decide (`ci/grade/src/compile_fail_batch.rs`); it checks
+//! (`cargo check`) the compile-fail programs whose annotations allow it
+//! rather than building them (`ci/grade/src/compile_fail_check.rs`). Here
+//! every wrong solution that fails a compile-fail case, and one correct
+//! solution in another style, of every exercise is graded the tool's way
+//! right after its batch was told that every compile-fail case passed
+//! (exercises with learner macros have no batch), the state a learner is
+//! in after breaking a finished exercise: each must fail exactly the
+//! compile-fail cases its variant declares, as the grader's builds make it
+//! fail (`honest_grading.rs`).
 
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::{
@@ -33,9 +36,7 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
     let mut batched_grades = 0;
     for toolchain in variant_toolchains().into_iter().take(1) {
         for exercise in exercises() {
-            if has_macro_crate(&exercise.starter) {
-                continue;
-            }
+            let batched = !has_macro_crate(&exercise.starter);
             let manifest = Manifest::load(&exercise.starter.join("grading")).expect("manifest");
             let cases: Vec<xsafe_grade::Case> = manifest
                 .cases
@@ -79,13 +80,18 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
                     &toolchain,
                     names.clone(),
                 );
-                assert!(
-                    work.join("build/cases/compile_fail_batch.rs").is_file(),
-                    "the grade of `{}` of {} made no batch",
-                    variant.name,
-                    exercise.name
-                );
-                batched_grades += 1;
+                // A grade of compile-fail cases alone runs no behaviour
+                // case: its workspace is the quick grade's.
+                if batched {
+                    assert!(
+                        work.join("build-quick/cases/compile_fail_batch.rs")
+                            .is_file(),
+                        "the grade of `{}` of {} made no batch",
+                        variant.name,
+                        exercise.name
+                    );
+                    batched_grades += 1;
+                }
                 let mut failing = grade.failing();
                 failing.retain(|case| {
                     variant.fails.contains(case) || !variant.may_fail.contains(case)

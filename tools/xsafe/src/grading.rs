@@ -53,8 +53,9 @@ pub fn grade_showing(
     let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
     // Miri only when the learner asked for the full grade.
     let run = |release: bool, only: Vec<String>| {
-        sandboxed(course, exercise, release, full, only)
-            .and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
+        let request = sandboxed(course, exercise, release, full, only);
+        xsafe_grade::timing("the exercise copied to its sandbox", started);
+        request.and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
     };
     let result = match run(full, Vec::new()) {
         Ok(grade) => {
@@ -99,6 +100,7 @@ pub fn grade_showing(
         }
         Err(err) => Err(err),
     };
+    xsafe_grade::timing("grade recorded", started);
     Graded {
         index,
         result,

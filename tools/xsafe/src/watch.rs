@@ -54,6 +54,8 @@ struct Watch {
     mode: Mode,
     /// When to look at the files again after a burst of saves.
     settle: Option<Instant>,
+    /// When the first save since the last grade's start was seen.
+    saved: Option<Instant>,
     /// The row of the status line, redrawn while a grade runs.
     status_row: Option<u16>,
     /// Whether the running grade is the exercise's first one here (no
@@ -100,7 +102,10 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
             Some(Event::Input(Input::Failed(err))) => {
                 return Err(std::io::Error::other(err));
             }
-            Some(Event::Saved) => watch.settle = Some(Instant::now() + SETTLE),
+            Some(Event::Saved) => {
+                watch.saved.get_or_insert_with(Instant::now);
+                watch.settle = Some(Instant::now() + SETTLE);
+            }
             Some(Event::WatchFailed(err)) => {
                 watch.message = Some(format!(
                     "Watching files failed ({err}): press r to grade, or start again with `cargo xsafe --manual-run`."
@@ -111,11 +116,14 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
                 // The grade goes on with the deferred cases: shown now,
                 // and the grade's end replaces it.
                 if graded.index == watch.index {
+                    let started = Instant::now();
                     watch.graded(graded, true);
                     watch.draw(app)?;
+                    xsafe_grade::timing("the quick grade drawn", started);
                 }
             }
             Some(Event::Graded(graded)) => {
+                let started = Instant::now();
                 app.graded();
                 if graded.index == watch.index {
                     watch.graded(graded, false);
@@ -124,6 +132,7 @@ pub fn run(app: &mut App) -> std::io::Result<Next> {
                     watch.start_grade(app);
                 }
                 watch.draw(app)?;
+                xsafe_grade::timing("the grade drawn", started);
             }
         }
     }
@@ -142,6 +151,7 @@ impl Watch {
             message: None,
             mode: Mode::Working,
             settle: None,
+            saved: None,
             status_row: None,
             cold: false,
             confirming: false,
@@ -198,6 +208,9 @@ impl Watch {
             return;
         }
         self.graded_files = Some(progress::learner_blobs(self.exercise(app)));
+        if let Some(saved) = self.saved.take() {
+            xsafe_grade::timing("from the first save to the grade's start", saved);
+        }
         let exercise = self.exercise(app).name().to_owned();
         // The engine's workspaces are `build` and `build-*` (a quick
         // grade's, the long cases').
