@@ -406,20 +406,54 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
         Some(observe) => Some(observe.clone()),
         None => decided.observe.clone(),
     };
-    if !decided.observable.is_empty() {
-        let judge_exe = match &trusted.judge {
-            Some(path) => std::fs::read(path).ok(),
-            None => decided.judge.clone(),
+    // The surface is read from rustdoc's JSON while the behaviour cases
+    // run: it needs nothing they do.
+    let (surface, behaved) = std::thread::scope(|scope| {
+        let surface = scope.spawn(|| surface_phase(plan, &recorded, &decided));
+        let behaved = if decided.observable.is_empty() {
+            Ok(())
+        } else {
+            let judge_exe = match &trusted.judge {
+                Some(path) => std::fs::read(path).ok(),
+                None => decided.judge.clone(),
+            };
+            behave(
+                plan,
+                confiner,
+                &decided,
+                observe_exe.as_deref(),
+                judge_exe.as_deref(),
+                &mut found,
+            )
         };
-        behave(
-            plan,
-            confiner,
-            &decided,
-            observe_exe.as_deref(),
-            judge_exe.as_deref(),
-            &mut found,
-        )?;
-    }
+        (surface.join(), behaved)
+    });
+    behaved?;
+    let surface_items = match surface {
+        Ok(Some((outcome, items))) => {
+            for case in &plan.surface {
+                found.insert(case.name(), outcome.clone());
+            }
+            items
+        }
+        Ok(None) => None,
+        // A panic of the surface's reading is the engine's bug: every
+        // surface case says so rather than the grade failing.
+        Err(_) => {
+            for case in &plan.surface {
+                found.insert(
+                    case.name(),
+                    CaseOutcome::new(
+                        Status::Stopped(
+                            "the grader failed while reading the public items (a bug of the course, please report it)".to_owned(),
+                        ),
+                        String::new(),
+                    ),
+                );
+            }
+            None
+        }
+    };
     if let Some(miri) = &plan.miri {
         if crate::timings_wanted() {
             eprintln!("miri: {}", crate::miri::Miri::describe(miri));
@@ -431,7 +465,6 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
     tick("behaved and miri");
     no_panic_phase(plan, &trusted, confiner, &recorded, &mut found)?;
     tick("no-panic");
-    let surface_items = surface_phase(plan, &recorded, &decided, &mut found);
     tick("surface");
     let outcomes = plan
         .manifest
@@ -1466,13 +1499,14 @@ fn project_tag(project: &Project) -> String {
         .unwrap_or_default()
 }
 
-/// The public surface, from rustdoc's JSON of the deciding build.
+/// The public surface, from rustdoc's JSON of the deciding build: the
+/// surface cases' outcome and the crate's items, when the exercise has
+/// surface cases.
 fn surface_phase(
     plan: &Plan,
     recorded: &Recorded,
     decided: &Decided,
-    found: &mut BTreeMap<String, CaseOutcome>,
-) -> Option<BTreeSet<String>> {
+) -> Option<(CaseOutcome, Option<BTreeSet<String>>)> {
     if plan.surface.is_empty() {
         return None;
     }
@@ -1490,10 +1524,7 @@ fn surface_phase(
         .map(Vec::as_slice)
         .map_err(Clone::clone);
     let (outcome, items) = surface::check(&plan.manifest, json, macros);
-    for case in &plan.surface {
-        found.insert(case.name(), outcome.clone());
-    }
-    items
+    Some((outcome, items))
 }
 
 /// The behaviour cases the deciding build compiles into the observing

@@ -49,15 +49,27 @@ fn every_case_is_documented_snapshotted_and_listed() {
                         }
                     }
                 }
-                Expect::Pass => assert!(
-                    source.contains("pub fn observe(")
-                        && source.contains("pub fn judge(")
-                        && source.contains("#[cfg(not(xsafe_judge))]")
-                        && !source.contains("fn main()"),
-                    "{}: behaviour case {} must have `pub fn observe` (under `#[cfg(not(xsafe_judge))]`) and `pub fn judge`, and no `main`",
-                    exercise.name,
-                    case.name()
-                ),
+                Expect::Pass => {
+                    assert!(
+                        source.contains("pub fn observe(")
+                            && source.contains("pub fn judge(")
+                            && source.contains("#[cfg(not(xsafe_judge))]")
+                            && !source.contains("fn main()"),
+                        "{}: behaviour case {} must have `pub fn observe` (under `#[cfg(not(xsafe_judge))]`) and `pub fn judge`, and no `main`",
+                        exercise.name,
+                        case.name()
+                    );
+                    // What holds for the whole observing program is the
+                    // program's: a program built without this case (the
+                    // learner's quick grade leaves the long ones out, a case
+                    // that does not compile is left out) must have it too.
+                    assert!(
+                        !source.contains("global_allocator"),
+                        "{}: behaviour case {} declares the observing program's global allocator: declare it in `grading/cases/support.rs`, which every observing program holds",
+                        exercise.name,
+                        case.name()
+                    );
+                }
                 Expect::Surface => {
                     assert!(
                         !source

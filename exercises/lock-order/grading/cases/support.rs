@@ -101,3 +101,82 @@ mod observe {
         }
     }
 }
+
+/// Stopping one thread inside the learner's code at its first memory
+/// allocation (`consumption/transfer_holds_the_balances`), through the
+/// observing program's one global allocator, for all its cases: the
+/// program's, so here and not in that case (a program built without it, a
+/// quick grade's or one without a case that does not compile, has it too).
+#[cfg(not(xsafe_judge))]
+pub mod stop {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Condvar, Mutex};
+    use xsafe_case::pages::Paged;
+
+    thread_local! {
+        static ARMED: Cell<bool> = const { Cell::new(false) };
+    }
+    static STOPPED: AtomicBool = AtomicBool::new(false);
+    static GATE: Mutex<bool> = Mutex::new(false);
+    static OPENED: Condvar = Condvar::new();
+
+    /// `xsafe_case::pages::Paged` (the system allocator, except inside
+    /// `pages::paged`), except that the first allocation of an armed
+    /// thread stops that thread until [`release`]. The observing program
+    /// has one global allocator for all its cases: this one, so that the
+    /// cases that measure with `xsafe_case::pages` find `Paged` under it.
+    struct Stopping;
+
+    // SAFETY: every allocation is `Paged`'s; stopping a thread before it
+    // allocates changes when, not how.
+    unsafe impl GlobalAlloc for Stopping {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let armed = ARMED
+                .try_with(|armed| armed.replace(false))
+                .unwrap_or(false);
+            if armed {
+                STOPPED.store(true, Ordering::SeqCst);
+                let mut open = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                while !*open {
+                    open = OPENED
+                        .wait(open)
+                        .unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+            }
+            // SAFETY: the caller's layout, passed on.
+            unsafe { Paged.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: allocated by `Paged` above, with this layout.
+            unsafe { Paged.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static ALLOCATOR: Stopping = Stopping;
+
+    /// The calling thread stops at its next allocation.
+    pub fn arm() {
+        ARMED.with(|armed| armed.set(true));
+    }
+
+    /// The calling thread no longer stops.
+    pub fn disarm() {
+        ARMED.with(|armed| armed.set(false));
+    }
+
+    /// Whether the armed thread has stopped.
+    pub fn stopped() -> bool {
+        STOPPED.load(Ordering::SeqCst)
+    }
+
+    /// Lets the stopped thread go on.
+    pub fn release() {
+        let mut open = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        *open = true;
+        OPENED.notify_all();
+    }
+}

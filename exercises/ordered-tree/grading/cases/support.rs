@@ -1151,3 +1151,13 @@ pub mod diff {
         }
     }
 }
+
+/// The observing program's one global allocator, for all its cases (the
+/// program's, so here and not in the case that needs it: a program built
+/// without that case, a quick grade's or one without a case that does not
+/// compile, has it too): the system's, except inside
+/// `xsafe_case::pages::paged`, where every allocation gets pages of its
+/// own in the arena whose accesses a case traps.
+#[cfg(not(xsafe_judge))]
+#[global_allocator]
+static ALLOCATOR: xsafe_case::pages::Paged = xsafe_case::pages::Paged;

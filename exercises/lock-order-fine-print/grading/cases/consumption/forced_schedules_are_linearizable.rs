@@ -191,13 +191,6 @@ fn scenarios(inputs: &Inputs) -> Vec<(Call, Vec<Call>)> {
     ]
 }
 
-/// The observing program's one global allocator (one for all its cases):
-/// the system's, except inside `pages::paged`, where every allocation gets
-/// pages of its own in the arena whose accesses the case traps.
-#[cfg(not(xsafe_judge))]
-#[global_allocator]
-static ALLOCATOR: xsafe_case::pages::Paged = xsafe_case::pages::Paged;
-
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use lock_order_fine_print::bank::{Bank, Transfer, TransferError};

@@ -55,7 +55,7 @@ fn inputs(seed: Seed) -> (Vec<u64>, (usize, usize, u64)) {
 }
 
 // The observing program's global allocator (`xsafe_case::pages::Paged`)
-// is declared once for all cases, in `forced_schedules_are_linearizable`;
+// is declared once for all cases, in `support.rs`;
 // `pages::trial_access` below checks that it is in place.
 
 #[cfg(not(xsafe_judge))]

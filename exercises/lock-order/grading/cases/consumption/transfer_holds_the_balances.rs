@@ -96,14 +96,14 @@ pub fn observe(seed: Seed) -> Seen {
             // Every access to the arena traps during this session (it
             // never stops by count); the stop is the allocator's.
             pages::stop_at_access(usize::MAX, || {
-                stop::arm();
+                crate::support::stop::arm();
                 let _ = bank.transfer(&mut token, made);
-                stop::disarm();
+                crate::support::stop::disarm();
             });
         })
     };
-    xsafe_case::watch::wait_until(|| stop::stopped() || first_thread.is_finished());
-    if !stop::stopped() {
+    xsafe_case::watch::wait_until(|| crate::support::stop::stopped() || first_thread.is_finished());
+    if !crate::support::stop::stopped() {
         return match first_thread.join() {
             Ok(()) => Seen::NotStopped,
             Err(_) => Seen::Panicked,
@@ -133,7 +133,7 @@ pub fn observe(seed: Seed) -> Seen {
                 Settled::Waiting | Settled::Busy => None,
                 Settled::Finished => Some(reader),
             };
-            stop::release();
+            crate::support::stop::release();
             match saw {
                 Some(reader) => match reader.end(PATIENCE) {
                     Ended::Returned(balance) => Seen::SecondWaited(Reader::Returned(balance)),
@@ -143,7 +143,7 @@ pub fn observe(seed: Seed) -> Seen {
             }
         }
     };
-    stop::release();
+    crate::support::stop::release();
     let first_ended = first_thread.join();
     let second_ended = second_thread.end(PATIENCE);
     if first_ended.is_err() || !matches!(second_ended, Ended::Returned(())) {
@@ -160,79 +160,5 @@ pub fn judge(seed: Seed, seen: Seen) {
             balance != start[2] - second,
             "while one transfer was inside the bank (writing its ledger entry), a second transfer took {second} out of account 2 and then waited, and `balance(2)` already showed {balance}: the second transfer let go of the balances before it had the ledger, so an audit at that moment would find money moved with no ledger entry. Keep the balances' guard until the ledger and the counters are written"
         );
-    }
-}
-
-/// Stopping one thread inside the learner's code at its first memory
-/// allocation.
-#[cfg(not(xsafe_judge))]
-mod stop {
-    use std::alloc::{GlobalAlloc, Layout};
-    use std::cell::Cell;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::{Condvar, Mutex};
-    use xsafe_case::pages::Paged;
-
-    thread_local! {
-        static ARMED: Cell<bool> = const { Cell::new(false) };
-    }
-    static STOPPED: AtomicBool = AtomicBool::new(false);
-    static GATE: Mutex<bool> = Mutex::new(false);
-    static OPENED: Condvar = Condvar::new();
-
-    /// `xsafe_case::pages::Paged` (the system allocator, except inside
-    /// `pages::paged`), except that the first allocation of an armed
-    /// thread stops that thread until [`release`]. The observing program
-    /// has one global allocator for all its cases: this one, so that the
-    /// cases that measure with `xsafe_case::pages` find `Paged` under it.
-    struct Stopping;
-
-    // SAFETY: every allocation is `Paged`'s; stopping a thread before it
-    // allocates changes when, not how.
-    unsafe impl GlobalAlloc for Stopping {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            let armed = ARMED.try_with(|armed| armed.replace(false)).unwrap_or(false);
-            if armed {
-                STOPPED.store(true, Ordering::SeqCst);
-                let mut open = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                while !*open {
-                    open = OPENED
-                        .wait(open)
-                        .unwrap_or_else(|poisoned| poisoned.into_inner());
-                }
-            }
-            // SAFETY: the caller's layout, passed on.
-            unsafe { Paged.alloc(layout) }
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: allocated by `Paged` above, with this layout.
-            unsafe { Paged.dealloc(ptr, layout) }
-        }
-    }
-
-    #[global_allocator]
-    static ALLOCATOR: Stopping = Stopping;
-
-    /// The calling thread stops at its next allocation.
-    pub fn arm() {
-        ARMED.with(|armed| armed.set(true));
-    }
-
-    /// The calling thread no longer stops.
-    pub fn disarm() {
-        ARMED.with(|armed| armed.set(false));
-    }
-
-    /// Whether the armed thread has stopped.
-    pub fn stopped() -> bool {
-        STOPPED.load(Ordering::SeqCst)
-    }
-
-    /// Lets the stopped thread go on.
-    pub fn release() {
-        let mut open = GATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        *open = true;
-        OPENED.notify_all();
     }
 }

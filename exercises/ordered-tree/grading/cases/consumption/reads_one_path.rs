@@ -70,10 +70,6 @@ fn keys(seed: Seed, levels: u32) -> (Vec<u32>, u32, u32) {
 }
 
 #[cfg(not(xsafe_judge))]
-#[global_allocator]
-static ALLOCATOR: xsafe_case::pages::Paged = xsafe_case::pages::Paged;
-
-#[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
     use ordered_tree::OrderedSet;
     use std::ops::Bound;

@@ -82,7 +82,7 @@ fn chain_keys(seed: Seed, count: usize) -> Vec<u32> {
 }
 
 // The observing program's global allocator, `xsafe_case::pages::Paged`,
-// is declared once for all its cases, in `reads_one_path`.
+// is declared once for all its cases, in `support.rs`.
 
 #[cfg(not(xsafe_judge))]
 pub fn observe(seed: Seed) -> Seen {
