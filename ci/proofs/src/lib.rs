@@ -245,6 +245,25 @@ pub fn grade_in_learner_tool(
     )
 }
 
+/// Grades `submission` as the learner's tool grades on each save: like
+/// [`grade_in_learner_tool`], every case but the deferred ones (the long
+/// sweeps and the release builds, which it leaves not run), no Miri.
+pub fn grade_quick_in_learner_tool(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+) -> Grade {
+    grade_with(
+        exercise,
+        submission,
+        toolchain,
+        None,
+        Vec::new(),
+        xsafe_grade::Freshness::Kept,
+        false,
+    )
+}
+
 /// The work folder of `exercise`'s grades in the learner's tool's way.
 pub fn learner_tool_work_dir(exercise: &Exercise, toolchain: &Option<String>) -> PathBuf {
     course_root()
@@ -260,6 +279,19 @@ fn grade_as(
     seed: Option<u64>,
     only: Vec<String>,
     freshness: xsafe_grade::Freshness,
+) -> Grade {
+    grade_with(exercise, submission, toolchain, seed, only, freshness, true)
+}
+
+/// A grade of `submission`; `full`: the deferred cases too, and Miri.
+fn grade_with(
+    exercise: &Exercise,
+    submission: Submission<'_>,
+    toolchain: &Option<String>,
+    seed: Option<u64>,
+    only: Vec<String>,
+    freshness: xsafe_grade::Freshness,
+    full: bool,
 ) -> Grade {
     let root = course_root();
     let kept = freshness == xsafe_grade::Freshness::Kept;
@@ -325,8 +357,8 @@ fn grade_as(
         seed,
         // The cases marked `miri` run under it wherever the machine has
         // it: a variant whose undefined behaviour only Miri sees must fail.
-        miri: true,
-        full: true,
+        miri: full,
+        full,
         only,
         toolchain: toolchain.clone(),
         show_paths: vec![(sandbox.dir, format!("exercises/{}", exercise.name))],

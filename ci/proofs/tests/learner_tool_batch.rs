@@ -9,12 +9,15 @@
 //! (exercises with learner macros have no batch), the state a learner is
 //! in after breaking a finished exercise: each must fail exactly the
 //! compile-fail cases its variant declares, as the grader's builds make it
-//! fail (`honest_grading.rs`).
+//! fail (`honest_grading.rs`). First, each exercise's reference solution
+//! gets the tool's quick grade (every case but the deferred ones, which
+//! its observing program leaves out) and then the deferred cases alone:
+//! it must pass them all.
 
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::{
-    Submission, describe, exercises, grade_in_learner_tool, learner_tool_work_dir, toolchain_label,
-    variant_toolchains,
+    Submission, describe, exercises, grade_in_learner_tool, grade_quick_in_learner_tool,
+    learner_tool_work_dir, toolchain_label, variant_toolchains,
 };
 
 /// Whether a folder of the exercise holds a procedural macro crate (the
@@ -49,6 +52,42 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
             }
             let names: Vec<String> = cases.iter().map(xsafe_grade::Case::name).collect();
             let work = learner_tool_work_dir(&exercise, &toolchain);
+            // The quick grade builds only the cases it runs (the long
+            // sweeps wait in a program of their own): the reference
+            // solution passes every one of them, and the deferred ones,
+            // run alone as the tool then runs them, pass too.
+            let quick = grade_quick_in_learner_tool(&exercise, Submission::Solution, &toolchain);
+            let deferred: Vec<String> = manifest
+                .cases
+                .iter()
+                .filter(|case| case.sweep || case.expect == Expect::NoPanic)
+                .map(xsafe_grade::Case::name)
+                .collect();
+            let mut left: Vec<String> = quick.failing();
+            left.sort();
+            let mut expected_left = deferred.clone();
+            expected_left.sort();
+            assert_eq!(
+                left,
+                expected_left,
+                "the solution of {} in the learner's tool's quick grade: only the deferred cases may be left, not run:\n{}",
+                exercise.name,
+                describe(&quick)
+            );
+            if !deferred.is_empty() {
+                let long = grade_in_learner_tool(
+                    &exercise,
+                    Submission::Solution,
+                    &toolchain,
+                    deferred.clone(),
+                );
+                assert!(
+                    long.failing().is_empty(),
+                    "the solution of {} fails deferred cases run alone in the learner's tool:\n{}",
+                    exercise.name,
+                    describe(&long)
+                );
+            }
             let solution =
                 grade_in_learner_tool(&exercise, Submission::Solution, &toolchain, names.clone());
             assert!(
