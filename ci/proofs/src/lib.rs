@@ -221,6 +221,7 @@ pub fn grade_submission_with(
         seed,
         only,
         xsafe_grade::Freshness::PerGrade,
+        true,
     )
 }
 
@@ -229,11 +230,15 @@ pub fn grade_submission_with(
 /// exercise, kept from one grade to the next, so that each grade starts
 /// from what the last one left (its build folders, what the compile-fail
 /// batch remembers). Only the named cases (none named: every case).
+/// `full`: as `cargo xsafe check --full`, and as the tool runs the
+/// deferred cases (the long sweeps, the release builds) once the others
+/// pass; else as it grades on each save, leaving those not run, no Miri.
 pub fn grade_in_learner_tool(
     exercise: &Exercise,
     submission: Submission<'_>,
     toolchain: &Option<String>,
     only: Vec<String>,
+    full: bool,
 ) -> Grade {
     grade_as(
         exercise,
@@ -242,25 +247,7 @@ pub fn grade_in_learner_tool(
         None,
         only,
         xsafe_grade::Freshness::Kept,
-    )
-}
-
-/// Grades `submission` as the learner's tool grades on each save: like
-/// [`grade_in_learner_tool`], every case but the deferred ones (the long
-/// sweeps and the release builds, which it leaves not run), no Miri.
-pub fn grade_quick_in_learner_tool(
-    exercise: &Exercise,
-    submission: Submission<'_>,
-    toolchain: &Option<String>,
-) -> Grade {
-    grade_with(
-        exercise,
-        submission,
-        toolchain,
-        None,
-        Vec::new(),
-        xsafe_grade::Freshness::Kept,
-        false,
+        full,
     )
 }
 
@@ -272,19 +259,8 @@ pub fn learner_tool_work_dir(exercise: &Exercise, toolchain: &Option<String>) ->
         .join(format!("{}-learner-tool", exercise.name))
 }
 
-fn grade_as(
-    exercise: &Exercise,
-    submission: Submission<'_>,
-    toolchain: &Option<String>,
-    seed: Option<u64>,
-    only: Vec<String>,
-    freshness: xsafe_grade::Freshness,
-) -> Grade {
-    grade_with(exercise, submission, toolchain, seed, only, freshness, true)
-}
-
 /// A grade of `submission`; `full`: the deferred cases too, and Miri.
-fn grade_with(
+fn grade_as(
     exercise: &Exercise,
     submission: Submission<'_>,
     toolchain: &Option<String>,

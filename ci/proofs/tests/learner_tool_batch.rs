@@ -16,8 +16,8 @@
 
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::{
-    Submission, describe, exercises, grade_in_learner_tool, grade_quick_in_learner_tool,
-    learner_tool_work_dir, toolchain_label, variant_toolchains,
+    Submission, describe, exercises, grade_in_learner_tool, learner_tool_work_dir, toolchain_label,
+    variant_toolchains,
 };
 
 /// Whether a folder of the exercise holds a procedural macro crate (the
@@ -56,7 +56,13 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
             // sweeps wait in a program of their own): the reference
             // solution passes every one of them, and the deferred ones,
             // run alone as the tool then runs them, pass too.
-            let quick = grade_quick_in_learner_tool(&exercise, Submission::Solution, &toolchain);
+            let quick = grade_in_learner_tool(
+                &exercise,
+                Submission::Solution,
+                &toolchain,
+                Vec::new(),
+                false,
+            );
             let deferred: Vec<String> = manifest
                 .cases
                 .iter()
@@ -80,6 +86,7 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
                     Submission::Solution,
                     &toolchain,
                     deferred.clone(),
+                    true,
                 );
                 assert!(
                     long.failing().is_empty(),
@@ -88,8 +95,13 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
                     describe(&long)
                 );
             }
-            let solution =
-                grade_in_learner_tool(&exercise, Submission::Solution, &toolchain, names.clone());
+            let solution = grade_in_learner_tool(
+                &exercise,
+                Submission::Solution,
+                &toolchain,
+                names.clone(),
+                true,
+            );
             assert!(
                 solution.failing().is_empty(),
                 "the solution of {} fails compile-fail cases in the learner's tool:\n{}",
@@ -118,6 +130,7 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
                     Submission::Variant(variant),
                     &toolchain,
                     names.clone(),
+                    true,
                 );
                 // A grade of compile-fail cases alone runs no behaviour
                 // case: its workspace is the quick grade's.
