@@ -6,9 +6,13 @@
 //! marked `miri` (with `cfg(miri)` set), are the crate every case and
 //! every user compiles: the compiler's expansion of the crate is the same
 //! with `--cfg miri` and without, and its items (every item at any depth,
-//! bodies left out) are the same with `--cfg doc` and debug assertions on
-//! (rustdoc's view) as in the build the cases use (debug assertions off),
-//! or the crate is refused, with the first place they differ named. So an item under
+//! bodies left out, and the functions, constants and statics that code
+//! outside the crate cannot name left out: a private `check_invariant`
+//! kept for debug builds changes nothing outside code can use, while what
+//! such a function's body holds, an `impl` say, still counts) are the same
+//! with `--cfg doc` and debug assertions on (rustdoc's view) as in the
+//! build the cases use (debug assertions off), or the crate is refused,
+//! with the first place they differ named. So an item under
 //! `#[cfg(not(doc))]` (a `keys_mut` rustdoc never sees) or
 //! `#[cfg(not(debug_assertions))]`, one under `#[cfg(doc)]` (an arm of a
 //! macro only rustdoc sees), a `#[cfg(miri)]` that takes the undefined
@@ -129,11 +133,38 @@ struct Items<'a> {
 
 impl<'ast> Visit<'ast> for Items<'_> {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let mut shell = item.clone();
-        Bodiless.visit_item_mut(&mut shell);
-        self.found
-            .push(shell.to_token_stream().to_string().replace('\n', " "));
+        if !unnameable_value(item) {
+            let mut shell = item.clone();
+            Bodiless.visit_item_mut(&mut shell);
+            // An inherent impl left with nothing outside code can name
+            // adds nothing either.
+            let adds_nothing = matches!(&shell, syn::Item::Impl(block)
+                if block.trait_.is_none() && block.items.is_empty());
+            if !adds_nothing {
+                self.found
+                    .push(shell.to_token_stream().to_string().replace('\n', " "));
+            }
+        }
+        // What it holds counts either way (an `impl` in a function's body
+        // is the crate's).
         syn::visit::visit_item(self, item);
+    }
+}
+
+/// Whether `visibility` lets code outside the crate name the item: `pub`
+/// (`pub(crate)`, `pub(super)`, `pub(in ...)` and private do not).
+fn outside_can_name(visibility: &syn::Visibility) -> bool {
+    matches!(visibility, syn::Visibility::Public(_))
+}
+
+/// Whether `item` is a function, constant or static that code outside the
+/// crate cannot name: it adds nothing to what outside code can use.
+fn unnameable_value(item: &syn::Item) -> bool {
+    match item {
+        syn::Item::Fn(function) => !outside_can_name(&function.vis),
+        syn::Item::Const(constant) => !outside_can_name(&constant.vis),
+        syn::Item::Static(statik) => !outside_can_name(&statik.vis),
+        _ => false,
     }
 }
 
@@ -144,6 +175,19 @@ struct Bodiless;
 impl VisitMut for Bodiless {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         block.stmts.clear();
+    }
+
+    /// An inherent impl without its functions and constants that outside
+    /// code cannot name; a trait impl whole (its items are the trait's).
+    fn visit_item_impl_mut(&mut self, block: &mut syn::ItemImpl) {
+        if block.trait_.is_none() {
+            block.items.retain(|item| match item {
+                syn::ImplItem::Fn(function) => outside_can_name(&function.vis),
+                syn::ImplItem::Const(constant) => outside_can_name(&constant.vis),
+                _ => true,
+            });
+        }
+        syn::visit_mut::visit_item_impl_mut(self, block);
     }
 
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
@@ -188,6 +232,34 @@ mod tests {
         )
         .expect("they differ");
         assert!(why.contains("has nothing"), "{why}");
+    }
+
+    /// Rustdoc's view may hold functions, constants and statics outside
+    /// code cannot name that the cases' build lacks (a checker kept for
+    /// debug builds); a public one, a type, or an impl it holds, not.
+    #[test]
+    fn only_what_outside_code_can_name_counts() {
+        let doc = &VIEWS[0];
+        let plain = "pub struct S;\nimpl S { pub fn f(&self) {} }\n";
+        for debug_only in [
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\nfn check_invariant(s: &S) { assert!(true) }\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} fn check(&self) {} pub(crate) const N: u8 = 1; }\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\npub(crate) fn check() {}\nstatic SEEN: u8 = 0;\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\nimpl S { fn check(&self) {} }\n",
+        ] {
+            assert_eq!(differs(plain, debug_only, doc), None, "{debug_only}");
+        }
+        for seen_outside in [
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\npub fn keys_mut() {}\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} pub fn keys_mut(&self) {} }\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\nfn check() { impl Clone for S { fn clone(&self) -> S { S } } }\n",
+            "pub struct S;\nimpl S { pub fn f(&self) {} }\nstruct Hidden;\n",
+        ] {
+            assert!(
+                differs(plain, seen_outside, doc).is_some(),
+                "{seen_outside}"
+            );
+        }
     }
 
     /// Item for item: a body that differs (a `debug_assert!`) passes; an

@@ -615,6 +615,15 @@ fn record_macros(
             tmp_bytes: plan.request.limits.build_tmp_bytes,
             bounds: plan.build_bounds(1),
         };
+        // Every macro call must run in this build, to be recorded: where
+        // its folder is kept (the learner's tool), cargo would compile
+        // nothing again for a crate that did not change, and the build
+        // would record nothing. A crate root newer than the last build
+        // makes cargo compile the crate and every program that uses it.
+        let root = macros.recording.join("src/lib.rs");
+        if let Ok(file) = std::fs::File::options().append(true).open(&root) {
+            let _ = file.set_modified(std::time::SystemTime::now());
+        }
         let output = confiner.run(&job)?;
         // The learner's macros ran in this build and could garble what it
         // reports: its messages only show the learner's errors and which
@@ -1249,7 +1258,7 @@ fn refuse_other_views(plan: &Plan, output: &JobOutput) -> Result<(), Ended> {
                 plan,
                 format!("your crate is another crate with `{setting}`: {why}"),
                 format!(
-                    "The public surface is graded from rustdoc's view of your crate (compiled with `cfg(doc)` and debug assertions on), the cases marked `miri` from Miri's (with `cfg(miri)`), and every other case from a build with debug assertions off, as release builds have. An item only one of them has would be used yet never graded, or graded yet never used; code under `#[cfg(not(miri))]` would never be checked for undefined behaviour. Remove `{setting}` from your crate's items (in `#[cfg(..)]` and `#[cfg_attr(..)]`, and for `doc` and `miri` also `cfg!(..)`), including from what its macros write. (A `debug_assert!` inside a body is fine.)"
+                    "The public surface is graded from rustdoc's view of your crate (compiled with `cfg(doc)` and debug assertions on), the cases marked `miri` from Miri's (with `cfg(miri)`), and every other case from a build with debug assertions off, as release builds have. An item only one of them has would be used yet never graded, or graded yet never used; code under `#[cfg(not(miri))]` would never be checked for undefined behaviour. Remove `{setting}` from your crate's items (in `#[cfg(..)]` and `#[cfg_attr(..)]`, and for `doc` and `miri` also `cfg!(..)`), including from what its macros write; for rustdoc's view, `cfg(debug_assertions)` counts too, on what outside code can name (a public item, a type, an impl). (A `debug_assert!` inside a body, or a private function kept for debug builds, is fine.)"
                 ),
             )));
         }

@@ -11,8 +11,8 @@
 //! compile-fail cases its variant declares, as the grader's builds make it
 //! fail (`honest_grading.rs`). First, each exercise's reference solution
 //! gets the tool's quick grade (every case but the deferred ones, which
-//! its observing program leaves out) and then the deferred cases alone:
-//! it must pass them all.
+//! its observing program leaves out), twice, and then the deferred cases
+//! alone: it must pass them all, each time.
 
 use xsafe_grade::{Expect, Manifest};
 use xsafe_grading_proofs::{
@@ -69,6 +69,23 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
                 .filter(|case| case.sweep || case.expect == Expect::NoPanic)
                 .map(xsafe_grade::Case::name)
                 .collect();
+            // Graded again with nothing changed, as a learner who runs
+            // `cargo xsafe check` twice: the same (a kept build compiles
+            // nothing again, yet the learner's macros must be recorded).
+            let again = grade_in_learner_tool(
+                &exercise,
+                Submission::Solution,
+                &toolchain,
+                Vec::new(),
+                false,
+            );
+            assert_eq!(
+                again.failing(),
+                quick.failing(),
+                "the solution of {} graded again in the learner's tool, nothing changed:\n{}",
+                exercise.name,
+                describe(&again)
+            );
             let mut left: Vec<String> = quick.failing();
             left.sort();
             let mut expected_left = deferred.clone();
@@ -169,7 +186,10 @@ fn the_batch_gives_every_variant_its_declared_compile_fail_verdicts() {
         }
     }
     assert!(
-        batched_grades > 0,
+        batched_grades > 0
+            || exercises()
+                .iter()
+                .all(|exercise| has_macro_crate(&exercise.starter)),
         "no exercise has compile-fail cases to batch"
     );
     assert!(
