@@ -768,7 +768,11 @@ fn build(
                     .get(&case.name())
                     .is_some_and(crate::compile_fail_check::may_be_checked)
         };
-        let mut wanted = project.programs_run();
+        let mut wanted = if guarded {
+            Vec::new()
+        } else {
+            project.programs_run()
+        };
         let mut check_programs: Vec<String> = Vec::new();
         let mut check_sources: Vec<PathBuf> = Vec::new();
         if !guarded {

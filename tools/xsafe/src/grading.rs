@@ -29,9 +29,10 @@ pub struct Graded {
 /// `full` also runs the cases marked `miri` under Miri, where the machine
 /// has it, the `no-panic` cases, which build the crate in release mode,
 /// and the long sweeps (cases marked `sweep`): `cargo xsafe check --full`.
-/// Without it, Miri is not run, and the release-build cases and the sweeps
-/// (the *deferred* cases) run only once every other case passes: then
-/// they alone decide whether the exercise is done.
+/// Without it, the release-build cases and the sweeps (the *deferred*
+/// cases) run, and the cases marked `miri` run under Miri, only once every
+/// other case passes: then they alone decide whether the exercise is
+/// done, so that it is done exactly when the full grade says so.
 pub fn grade(course: &Course, index: usize, toolchain: &str, full: bool) -> Graded {
     grade_showing(course, index, toolchain, full, |_| {})
 }
@@ -51,13 +52,13 @@ pub fn grade_showing(
     // The key of the content graded: taken before the grade, so that a save
     // during the grade makes the record stale rather than wrong.
     let key = progress::content_key(exercise, &progress::learner_blobs(exercise), toolchain);
-    // Miri only when the learner asked for the full grade.
-    let run = |release: bool, only: Vec<String>| {
-        let request = sandboxed(course, exercise, release, full, only);
+    // Miri on each grade only when the learner asked for the full grade.
+    let run = |release: bool, miri: bool, only: Vec<String>| {
+        let request = sandboxed(course, exercise, release, miri, only);
         xsafe_grade::timing("the exercise copied to its sandbox", started);
         request.and_then(|request| xsafe_grade::grade(&request).map_err(|err| err.to_string()))
     };
-    let result = match run(full, Vec::new()) {
+    let result = match run(full, full, Vec::new()) {
         Ok(grade) => {
             let deferred = deferred_cases(&grade);
             let mut report = ExerciseReport::graded(&grade, Vec::new(), None, started.elapsed());
@@ -78,7 +79,17 @@ pub fn grade_showing(
                     result: Ok(report.clone()),
                     took: started.elapsed(),
                 });
-                match run(true, deferred.clone()) {
+                // The cases marked `miri` are graded again with them,
+                // under Miri too (they passed natively).
+                let mut confirming = deferred.clone();
+                confirming.extend(
+                    grade
+                        .outcomes
+                        .iter()
+                        .filter(|(case, _)| case.miri)
+                        .map(|(case, _)| case.name()),
+                );
+                match run(true, true, confirming) {
                     Ok(release) => {
                         let merged = with_outcomes_of(grade, &release);
                         report =
