@@ -533,7 +533,12 @@ impl Confiner {
         command.arg("-c").arg(&script).current_dir("/");
         let command = self.confine(command, &self.job_view(job, &out));
         if std::env::var_os("XSAFE_SHOW_JOBS").is_some() {
-            eprintln!("{command:?}");
+            // The confinement around the script printed above.
+            let around: Vec<&OsStr> = command
+                .get_args()
+                .take_while(|arg| *arg != OsStr::new(&script))
+                .collect();
+            eprintln!("{:?} {around:?}", command.get_program());
         }
         let started = std::time::Instant::now();
         let run = run_bounded_bytes(command, job.bounds, None).map_err(JobError::Start);

@@ -48,22 +48,10 @@ pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
         }
     }
     files.sort();
-    let sources: Vec<&PathBuf> = files
-        .iter()
-        .filter(|file| {
-            let relative = file.strip_prefix(crate_dir).unwrap_or(file);
-            relative.starts_with("src") && file.extension().is_some_and(|ext| ext == "rs")
-        })
-        .collect();
-    let expression_macros_are_std = sources.iter().all(|file| {
-        std::fs::read_to_string(file)
-            .ok()
-            .and_then(|text| syn::parse_file(&text).ok())
-            .is_some_and(|file| !can_name_another_macro(&file))
-    });
-    let mut hasher = Sha256::new();
-    hasher.update(context);
-    hasher.update([0]);
+    // Each file read once, and each of the library's sources parsed once:
+    // whether its expression macros can be another crate's depends on
+    // every source, and each is reduced with that answer.
+    let mut read: Vec<(PathBuf, Vec<u8>, Option<Option<syn::File>>)> = Vec::new();
     for file in files {
         let bytes = std::fs::read(&file).ok()?;
         let name = file
@@ -73,21 +61,30 @@ pub fn items_key(crate_dir: &Path, context: &[u8]) -> Option<String> {
         if name == "Cargo.toml" && String::from_utf8_lossy(&bytes).contains("proc-macro") {
             return None;
         }
-        let relative = file.strip_prefix(crate_dir).unwrap_or(&file);
-        hasher.update(relative.to_string_lossy().as_bytes());
-        hasher.update([0]);
+        let relative = file.strip_prefix(crate_dir).unwrap_or(&file).to_path_buf();
         // Only the library's sources are read as Rust: any other file
         // (the course's cases, a script) counts byte for byte, which costs
         // no parsing and can only make the key change more often.
-        let reduced = (relative.starts_with("src") && name.ends_with(".rs"))
-            .then(|| {
-                without_body_statements(&String::from_utf8_lossy(&bytes), expression_macros_are_std)
-            })
-            .flatten();
-        match reduced {
-            Some(text) => {
+        let parsed = (relative.starts_with("src") && name.ends_with(".rs"))
+            .then(|| syn::parse_file(&String::from_utf8_lossy(&bytes)).ok());
+        read.push((relative, bytes, parsed));
+    }
+    let expression_macros_are_std = read.iter().all(|(_, _, parsed)| match parsed {
+        Some(parsed) => parsed
+            .as_ref()
+            .is_some_and(|file| !can_name_another_macro(file)),
+        None => true,
+    });
+    let mut hasher = Sha256::new();
+    hasher.update(context);
+    hasher.update([0]);
+    for (relative, bytes, parsed) in read {
+        hasher.update(relative.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        match parsed.flatten() {
+            Some(file) => {
                 hasher.update(b"reduced\0");
-                hasher.update(text.as_bytes());
+                hasher.update(without_body_statements(file, expression_macros_are_std).as_bytes());
             }
             None => {
                 hasher.update(b"bytes\0");
@@ -241,15 +238,13 @@ fn could_add_items(tokens: proc_macro2::TokenStream) -> bool {
 
 /// The file's tokens with every function body replaced by the items and
 /// macro calls it holds (but the calls that add no item, when
-/// `expression_macros_are_std`), or `None` when syn cannot read it as a
-/// file.
-fn without_body_statements(source: &str, expression_macros_are_std: bool) -> Option<String> {
-    let mut file = syn::parse_file(source).ok()?;
+/// `expression_macros_are_std`).
+fn without_body_statements(mut file: syn::File, expression_macros_are_std: bool) -> String {
     BodiesToItems {
         expression_macros_are_std,
     }
     .visit_file_mut(&mut file);
-    Some(quote::quote!(#file).to_string())
+    quote::quote!(#file).to_string()
 }
 
 /// Replaces each function body by what in it could still add an item.

@@ -168,6 +168,12 @@ impl Plan {
         self.request.only.is_empty() || self.request.only.contains(&case.name())
     }
 
+    /// Whether this grade runs the behaviour case `case`: asked for, and
+    /// not a long sweep that a quick grade leaves out.
+    fn runs(&self, case: &Case) -> bool {
+        self.asked_for(case) && (self.request.full || !case.sweep)
+    }
+
     /// The exercise's reference solution (`solutions/NAME` beside the
     /// pristine exercise's `exercises/NAME`), when the course has it.
     fn solution(&self) -> Option<PathBuf> {
@@ -387,19 +393,17 @@ fn phases(plan: &Plan, confiner: &Confiner) -> Result<Grade, Ended> {
                 .is_some_and(|outcome| outcome.status == Status::Passed)
         });
     }
-    if !plan.request.full {
-        for case in plan.behaviour.iter().filter(|case| case.sweep) {
-            if plan.asked_for(case) && !found.contains_key(&case.name()) {
-                found.insert(
-                    case.name(),
-                    CaseOutcome::new(
-                        Status::NotRun(
-                            "a quick grade leaves out this long case: it runs once every other case passes, and in `cargo xsafe check --full` and the instructor's grader".to_owned(),
-                        ),
-                        String::new(),
+    for case in &plan.behaviour {
+        if plan.asked_for(case) && !plan.runs(case) && !found.contains_key(&case.name()) {
+            found.insert(
+                case.name(),
+                CaseOutcome::new(
+                    Status::NotRun(
+                        "a quick grade leaves out this long case: it runs once every other case passes, and in `cargo xsafe check --full` and the instructor's grader".to_owned(),
                     ),
-                );
-            }
+                    String::new(),
+                ),
+            );
         }
     }
     let observe_exe = match &recorded.observe {
@@ -801,8 +805,14 @@ fn build(
             build_args.push("--bins");
         } else if wanted.is_empty() {
             // Nothing to run: the crate alone, for its errors.
-            build_args.truncate(3);
-            build_args.extend(["--package", crate_package, "--lib"]);
+            build_args = vec![
+                "build",
+                "--keep-going",
+                "--message-format=json",
+                "--package",
+                crate_package,
+                "--lib",
+            ];
         }
         for program in &wanted {
             build_args.extend(["--bin", program.as_str()]);
@@ -922,15 +932,15 @@ fn build(
         collect.extend(observe_path.clone().map(Collect::File));
         collect.extend(judge_path.clone().map(Collect::File));
         let step_count = u32::try_from(steps.len()).unwrap_or(3);
+        let mut writes = vec![target, doc_target];
+        if !check_programs.is_empty() {
+            writes.push(check_target.clone());
+        }
         let job = Job {
             what: "the build that decides".into(),
             trust: Trust::Learner,
             reads: reads_of(plan, &project),
-            writes: if check_programs.is_empty() {
-                vec![target, doc_target]
-            } else {
-                vec![target, doc_target, check_target.clone()]
-            },
+            writes,
             steps,
             // The build and the documentation use different target
             // folders: they run at once.
@@ -1358,7 +1368,7 @@ fn behave(
     let runs: Vec<Case> = decided
         .observable
         .iter()
-        .filter(|case| plan.asked_for(case) && (plan.request.full || !case.sweep))
+        .filter(|case| plan.runs(case))
         .cloned()
         .collect();
     let observations = observe_all(&run, &runs);
@@ -1551,24 +1561,38 @@ fn surface_phase(
 /// so that both stay warm. Which cases compile into the program changes
 /// only what is built, not how a case that runs is built or judged.
 fn observed_by(plan: &Plan, observable: &[Case]) -> (Vec<Case>, &'static str) {
+    let [every, quick, sweeps, some] = WORKSPACES;
     if plan.request.freshness == Freshness::PerGrade {
-        return (observable.to_vec(), "build");
+        return (observable.to_vec(), every);
     }
     let runs: Vec<Case> = observable
         .iter()
-        .filter(|case| plan.asked_for(case) && (plan.request.full || !case.sweep))
+        .filter(|case| plan.runs(case))
         .cloned()
         .collect();
     let folder = if runs.len() == observable.len() {
-        "build"
+        every
     } else if runs.iter().all(|case| !case.sweep) {
-        "build-quick"
+        quick
     } else if runs.iter().all(|case| case.sweep) {
-        "build-sweeps"
+        sweeps
     } else {
-        "build-some"
+        some
     };
     (runs, folder)
+}
+
+/// The folders of the deciding build's workspace in a grade's folder (see
+/// `observed_by`): every behaviour case, the quick ones, the sweeps,
+/// another choice.
+const WORKSPACES: [&str; 4] = ["build", "build-quick", "build-sweeps", "build-some"];
+
+/// Whether a grade in the folder `work_dir` has made a deciding build's
+/// workspace there before (the next build of it is warm).
+pub fn built_before(work_dir: &Path) -> bool {
+    WORKSPACES
+        .iter()
+        .any(|folder| work_dir.join(folder).is_dir())
 }
 
 /// When the observing program of `project` did not compile: takes the

@@ -69,7 +69,7 @@ pub fn timing(what: &str, started: std::time::Instant) {
 }
 
 pub use confine::{Freshness, Isolation};
-pub use grade::{GradeError, GradeRequest, grade};
+pub use grade::{GradeError, GradeRequest, built_before, grade};
 pub use limits::Limits;
 pub use outcome::{CaseOutcome, Grade, Status};
 pub use parallel::in_parallel;

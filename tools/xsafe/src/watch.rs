@@ -212,15 +212,7 @@ impl Watch {
             xsafe_grade::timing("from the first save to the grade's start", saved);
         }
         let exercise = self.exercise(app).name().to_owned();
-        // The engine's workspaces are `build` and `build-*` (a quick
-        // grade's, the long cases').
-        self.cold = std::fs::read_dir(app.course.work_dir().join("work").join(exercise))
-            .map(|entries| {
-                !entries
-                    .filter_map(Result::ok)
-                    .any(|entry| entry.file_name().to_string_lossy().starts_with("build"))
-            })
-            .unwrap_or(true);
+        self.cold = !xsafe_grade::built_before(&app.course.work_dir().join("work").join(exercise));
         app.grade(self.index);
     }
 
